@@ -1,0 +1,80 @@
+"""expectviz: game-tree search under chance, step by step.
+
+A short tour (AIMA Fig. 5.2, the two-ply game):
+
+>>> import expectviz as ev
+>>> tree = ev.parse("max(min(3, 12, 8), min(2, 4, 6), min(14, 5, 2))")
+>>> ev.minimax(tree).value
+3
+>>> r = ev.alphabeta(tree)
+>>> r.value, r.best_move, r.stats
+(3, 0, Stats(nodes_visited=11, leaves_evaluated=7, cutoffs=1))
+>>> print(r.trace.frame(9).explanation)
+node (1,) is a MIN node whose value is now at most 2, and 2 <= alpha = 3: MAX already has 3 at node (0,), so MAX will never choose node (1,); its other children (node (1, 1), node (1, 2)) are pruned.
+
+Chance nodes (the seed's coin flip) and *-minimax pruning:
+
+>>> ev.expectiminimax("max(chance(10, 0), chance(5, 15))").value
+10
+>>> ev.star1(ev.textbook("aima-star-exercise"), bounds=(-2, 2)).stats.leaves_evaluated
+5
+
+Every value is from MAX's point of view.
+"""
+
+from __future__ import annotations
+
+from .alphabeta import alphabeta
+from .errors import ExpectvizError, InvalidTreeError, SearchError, TraceFormatError, TreeSyntaxError
+from .expectiminimax import expectiminimax
+from .games.textbook import TEXTBOOK, textbook, textbook_trees
+from .minimax import minimax
+from .search import Result
+from .star import star1, star2
+from .trace import Event, Frame, NodeState, Stats, Trace
+from .tree import CHANCE, LEAF, MAX, MIN, Node, from_json, leaf, parse, to_json, to_text, walk
+
+__all__ = [
+    "parse",
+    "to_text",
+    "to_json",
+    "from_json",
+    "walk",
+    "leaf",
+    "Node",
+    "MAX",
+    "MIN",
+    "CHANCE",
+    "LEAF",
+    "minimax",
+    "alphabeta",
+    "expectiminimax",
+    "star1",
+    "star2",
+    "ALGORITHMS",
+    "Result",
+    "Stats",
+    "Trace",
+    "Event",
+    "Frame",
+    "NodeState",
+    "textbook",
+    "textbook_trees",
+    "TEXTBOOK",
+    "ExpectvizError",
+    "TreeSyntaxError",
+    "InvalidTreeError",
+    "SearchError",
+    "TraceFormatError",
+]
+
+__version__ = "0.1.0"
+
+ALGORITHMS = {
+    "minimax": minimax,
+    "alphabeta": alphabeta,
+    "expectiminimax": expectiminimax,
+    "star1": star1,
+    "star2": star2,
+}
+"""The search functions by name."""
