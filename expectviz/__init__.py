@@ -9,8 +9,11 @@ A short tour (AIMA Fig. 5.2, the two-ply game):
 >>> r = ev.alphabeta(tree)
 >>> r.value, r.best_move, r.stats
 (3, 0, Stats(nodes_visited=11, leaves_evaluated=7, cutoffs=1))
->>> print(r.trace.frame(9).explanation)
-node (1,) is a MIN node whose value is now at most 2, and 2 <= alpha = 3: MAX already has 3 at node (0,), so MAX will never choose node (1,); its other children (node (1, 1), node (1, 2)) are pruned.
+>>> r = ev.alphabeta(ev.textbook("aima-fig-5.2"))     # the same tree, with names
+>>> r.trace.frame(13).explanation.split(": ")[0]
+'C is a MIN node whose value is now at most 2, and 2 <= alpha = 3'
+>>> r.trace.frame(13).node((1, 1)).status   # c2
+'pruned'
 
 Chance nodes (the seed's coin flip) and *-minimax pruning:
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 
 from .search import Result, Search
+from .trace import Value
 from .tree import LEAF, MIN, Node
 
 __all__ = ["alphabeta"]
@@ -49,23 +50,24 @@ def alphabeta(tree: Node | str, *, depth: int | None = None, prune_ties: bool = 
     search = Search("alphabeta", tree, depth=depth, trace=trace, chance=False, options={"prune_ties": prune_ties})
     trace_ = search.tracer
 
-    def cuts(v: float, bound: float) -> bool:
+    def cuts(v: Value, bound: Value) -> bool:
         """v >= bound (or v > bound when ties are not pruned)."""
         return v >= bound if prune_ties else v > bound
 
-    def value(node: Node, alpha: float, beta: float, depth: int) -> tuple[float, int | None]:
+    def value(node: Node, alpha: Value, beta: Value, depth: int) -> tuple[Value, int | None]:
         """MAX-VALUE or MIN-VALUE, whichever player is to move at node."""
         if node.kind == MIN:
             return min_value(node, alpha, beta, depth)
         return max_value(node, alpha, beta, depth)
 
-    def max_value(node: Node, alpha: float, beta: float, depth: int) -> tuple[float, int | None]:
+    def max_value(node: Node, alpha: Value, beta: Value, depth: int) -> tuple[Value, int | None]:
         trace_.visit(node, alpha, beta)
         if node.kind == LEAF:
             return trace_.leaf(node, node.value), None
         if depth == 0:
             return trace_.leaf(node, node.evaluation), None
-        v, move = -math.inf, None
+        v: Value = -math.inf
+        move = None
         for a, child in enumerate(trace_.expand(node)):
             v2, _ = value(child, alpha, beta, depth - 1)
             if v2 > v:
@@ -76,13 +78,14 @@ def alphabeta(tree: Node | str, *, depth: int | None = None, prune_ties: bool = 
                 return trace_.backup(node, v), move
         return trace_.backup(node, v), move
 
-    def min_value(node: Node, alpha: float, beta: float, depth: int) -> tuple[float, int | None]:
+    def min_value(node: Node, alpha: Value, beta: Value, depth: int) -> tuple[Value, int | None]:
         trace_.visit(node, alpha, beta)
         if node.kind == LEAF:
             return trace_.leaf(node, node.value), None
         if depth == 0:
             return trace_.leaf(node, node.evaluation), None
-        v, move = math.inf, None
+        v: Value = math.inf
+        move = None
         for a, child in enumerate(trace_.expand(node)):
             v2, _ = value(child, alpha, beta, depth - 1)
             if v2 < v:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 
 from .search import Result, Search
+from .trace import Value
 from .tree import LEAF, MAX, MIN, Node
 
 __all__ = ["expectiminimax"]
@@ -45,13 +46,14 @@ def expectiminimax(tree: Node | str, *, depth: int | None = None, trace: bool = 
     search = Search("expectiminimax", tree, depth=depth, trace=trace, chance=True)
     trace_ = search.tracer
 
-    def expectiminimax_value(node: Node, depth: int) -> tuple[float, int | None]:
+    def expectiminimax_value(node: Node, depth: int) -> tuple[Value, int | None]:
         trace_.visit(node)
         if node.kind == LEAF:
             return trace_.leaf(node, node.value), None
         if depth == 0:
             return trace_.leaf(node, node.evaluation), None
         move = None
+        v: Value
         if node.kind == MIN:
             v = math.inf
             for a, child in enumerate(trace_.expand(node)):
@@ -66,9 +68,9 @@ def expectiminimax(tree: Node | str, *, depth: int | None = None, trace: bool = 
                     v, move = v2, a
         else:  # CHANCE
             v = 0
-            for child in trace_.expand(node):
+            for p, child in trace_.outcomes(node):
                 v2, _ = expectiminimax_value(child, depth - 1)
-                v = v + child.probability * v2
+                v = v + p * v2
         return trace_.backup(node, v), move
 
     return search.run(expectiminimax_value)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 from .search import Result, Search
+from .trace import Value
 from .tree import LEAF, MAX, Node
 
 __all__ = ["minimax"]
@@ -38,20 +39,22 @@ def minimax(tree: Node | str, *, depth: int | None = None, trace: bool = True) -
     search = Search("minimax", tree, depth=depth, trace=trace, chance=False)
     trace_ = search.tracer
 
-    def minimax_value(node: Node, depth: int) -> tuple[float, int | None]:
+    def minimax_value(node: Node, depth: int) -> tuple[Value, int | None]:
         trace_.visit(node)
         if node.kind == LEAF:
             return trace_.leaf(node, node.value), None
         if depth == 0:
             return trace_.leaf(node, node.evaluation), None
         if node.kind == MAX:
-            v, move = -math.inf, None
+            v: Value = -math.inf
+            move = None
             for a, child in enumerate(trace_.expand(node)):
                 v2, _ = minimax_value(child, depth - 1)
                 if v2 > v:
                     v, move = v2, a
         else:  # MIN
-            v, move = math.inf, None
+            v = math.inf
+            move = None
             for a, child in enumerate(trace_.expand(node)):
                 v2, _ = minimax_value(child, depth - 1)
                 if v2 < v:

@@ -17,7 +17,7 @@ from typing import Any
 from ._deep import call_deep
 from .errors import SearchError
 from .trace import Counter, ExactRecorder, Recorder, Stats, Trace, Value
-from .tree import CHANCE, LEAF, MAX, MIN, Node, Number, exact, facts, format_number, node_at, parse, path_to, to_text
+from .tree import CHANCE, LEAF, MAX, MIN, Node, Number, exact, facts, format_number, node_at, parse, path_to
 
 __all__ = ["Result", "Search", "as_tree"]
 
@@ -67,7 +67,8 @@ class Result:
         """Jupyter display: the player (with a static diagram for saved notebooks)."""
         from .render.player import result_mimebundle
 
-        return result_mimebundle(self)
+        bundle: dict[str, Any] = result_mimebundle(self)
+        return bundle
 
 
 def as_tree(tree: Node | str) -> Node:

@@ -28,6 +28,7 @@ MAX and MIN nodes are searched exactly as in :mod:`expectviz.alphabeta`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from .search import Result, Search
 from .trace import Value
@@ -129,7 +130,8 @@ def _star(
             return trace_.leaf(node, node.value), None
         if depth == 0:
             return trace_.leaf(node, node.evaluation), None
-        v, move = -math.inf, None
+        v: Value = -math.inf
+        move = None
         for a, child in enumerate(trace_.expand(node)):
             v2, _ = value(child, alpha, beta, depth - 1)
             if v2 > v:
@@ -144,7 +146,8 @@ def _star(
         trace_.visit(node, alpha, beta)
         if depth == 0:
             return trace_.leaf(node, node.evaluation), None
-        v, move = math.inf, None
+        v: Value = math.inf
+        move = None
         for a, child in enumerate(trace_.expand(node)):
             v2, _ = value(child, alpha, beta, depth - 1)
             if v2 < v:
@@ -159,9 +162,9 @@ def _star(
         trace_.visit(node, alpha, beta)
         if depth == 0:
             return trace_.leaf(node, node.evaluation), None
-        p = [child.probability for child in node.children]
-        lower = [L] * len(p)  # what is known of each outcome's value: at least lower[j] ...
-        upper = [U] * len(p)  # ... and at most upper[j]
+        p = [p_j for p_j, _ in node.outcomes]
+        lower: list[Value] = [L] * len(p)  # what is known of each outcome's value: at least lower[j] ...
+        upper: list[Value] = [U] * len(p)  # ... and at most upper[j]
 
         if probing and depth > 1 and node.children[0].kind in (MAX, MIN):
             for i, child in enumerate(trace_.expand(node)):
@@ -206,16 +209,16 @@ def _star(
     return search.run(lambda root, depth: value(root, -math.inf, math.inf, depth))
 
 
-def expected(p: list[Value], values: list[Value]) -> Value:
+def expected(p: Sequence[Value], values: list[Value]) -> Value:
     """sum_j p_j * values_j: the chance node's value if each outcome took values_j."""
     total: Value = 0
-    for p_j, v_j in zip(p, values):
+    for p_j, v_j in zip(p, values, strict=False):
         total = total + p_j * v_j
     return total
 
 
 def child_window(
-    p: list[Value], lower: list[Value], upper: list[Value], i: int, alpha: Value, beta: Value
+    p: Sequence[Value], lower: list[Value], upper: list[Value], i: int, alpha: Value, beta: Value
 ) -> tuple[Value, Value]:
     """(alpha_i, beta_i): the values of outcome i that decide the chance node at once."""
     others = [j for j in range(len(p)) if j != i]

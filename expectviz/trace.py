@@ -11,8 +11,9 @@ The algorithms call a *tracer* with a handful of verbs:
 ``cutoff(node, value, first_pruned)``
     the node is left early: children ``first_pruned`` onward are not searched
     (nothing is recorded when no child is left);
-``expand(node)``
-    the children: a pass over them begins, searched left to right;
+``expand(node)``, ``outcomes(node)``
+    the children (for a chance node, ``(probability, child)`` pairs): a pass
+    over them begins, searched left to right;
 ``bounds(node, lower, upper)``, ``window(node, i, alpha_i, beta_i)``, ``probe(node, value)``
     *-minimax at chance nodes: the running bounds, child ``i``'s window, and
     Star2's probe result (closes the probing visit; returns ``value``).
@@ -88,9 +89,9 @@ class Counter:
     def visit(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
         self.nodes_visited += 1
 
-    def leaf(self, node: Node, value: Number) -> Number:
+    def leaf(self, node: Node, value: Number | None) -> Number:
         self.leaves_evaluated += 1
-        return value
+        return value  # type: ignore[return-value]  # checked trees: leaves have values, cut-off nodes evaluations
 
     def backup(self, node: Node, value: Value) -> Value:
         return value
@@ -101,6 +102,9 @@ class Counter:
 
     def expand(self, node: Node) -> Sequence[Node]:
         return node.children
+
+    def outcomes(self, node: Node) -> Sequence[tuple[Number, Node]]:
+        return node.outcomes
 
     def bounds(self, node: Node, lower: Value, upper: Value) -> None:
         pass
@@ -144,8 +148,8 @@ class Recorder:
 
     def _add(self, kind: int, aux: int, a: Value, b: Value) -> None:
         self._code(kind | aux << 3)
-        self._a(a)
-        self._b(b)
+        self._a(a)  # type: ignore[arg-type]
+        self._b(b)  # type: ignore[arg-type]
         if type(a) is not float or type(b) is not float:
             self._keep_exact(a, b)
 
@@ -157,24 +161,28 @@ class Recorder:
         self._passes(len(self.code))
         return node.children
 
+    def outcomes(self, node: Node) -> Sequence[tuple[Number, Node]]:
+        self._passes(len(self.code))
+        return node.outcomes
+
     def visit(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
         self._code(VISIT)
-        self._a(alpha)
-        self._b(beta)
+        self._a(alpha)  # type: ignore[arg-type]
+        self._b(beta)  # type: ignore[arg-type]
         if type(alpha) is not float or type(beta) is not float:
             self._keep_exact(alpha, beta)
 
-    def leaf(self, node: Node, value: Number) -> Number:
+    def leaf(self, node: Node, value: Number | None) -> Number:
         self._code(LEAF_EVENT)
-        self._a(value)
+        self._a(value)  # type: ignore[arg-type]  # checked trees: never None here
         self._b(0.0)
         if type(value) is not int:
-            self._keep_exact(value, 0.0)
-        return value
+            self._keep_exact(value, 0.0)  # type: ignore[arg-type]
+        return value  # type: ignore[return-value]
 
     def backup(self, node: Node, value: Value) -> Value:
         self._code(BACKUP)
-        self._a(value)
+        self._a(value)  # type: ignore[arg-type]  # array('d') takes Fractions through __float__
         self._b(0.0)
         if type(value) is not int:
             self._keep_exact(value, 0.0)
@@ -200,9 +208,9 @@ class ExactRecorder(Recorder):
 
     __slots__ = ()
 
-    def leaf(self, node: Node, value: Number) -> Number:
-        self._add(LEAF_EVENT, 0, value, 0.0)
-        return value
+    def leaf(self, node: Node, value: Number | None) -> Number:
+        self._add(LEAF_EVENT, 0, value, 0.0)  # type: ignore[arg-type]
+        return value  # type: ignore[return-value]
 
     def backup(self, node: Node, value: Value) -> Value:
         self._add(BACKUP, 0, value, 0.0)
@@ -335,9 +343,10 @@ class Trace:
     >>> import expectviz as ev
     >>> r = ev.alphabeta(ev.textbook("aima-fig-5.2"))
     >>> len(r.trace), r.trace[0]
-    (20, Event(kind='visit', path=(), value=None, alpha=-inf, beta=inf, child=None))
-    >>> print(r.trace.frame(9).explanation)
-    C is a MIN node whose value is now at most 2, and 2 <= alpha = 3: MAX already has 3 at B, so MAX will never choose C; its other children (c2, c3) are pruned.
+    (23, Event(kind='visit', path=(), value=None, alpha=-inf, beta=inf, child=None))
+    >>> print(r.trace.frame(13).explanation)  # doctest: +NORMALIZE_WHITESPACE
+    C is a MIN node whose value is now at most 2, and 2 <= alpha = 3: MAX already has 3 at B,
+    so MAX will never choose C; its other children (c2, c3) are pruned.
     """
 
     def __init__(
@@ -679,7 +688,7 @@ class Trace:
             else:
                 lo: Value = 0
                 hi: Value = 0
-                for child, (kl, ku) in zip(node.children, kids):
+                for child, (kl, ku) in zip(node.children, kids, strict=False):
                     lo += child.probability * kl  # type: ignore[operator]
                     hi += child.probability * ku  # type: ignore[operator]
                 ranges[path] = (lo, hi)
@@ -847,26 +856,28 @@ class Trace:
         except (ValueError, RecursionError) as exc:
             raise TraceFormatError(f"not valid JSON: {exc}") from None
         if not isinstance(data, dict) or data.get("schema") != "expectviz-trace":
-            raise TraceFormatError("not an expectviz trace: expected an object with \"schema\": \"expectviz-trace\"")
+            raise TraceFormatError('not an expectviz trace: expected an object with "schema": "expectviz-trace"')
         if data.get("version") != SCHEMA_VERSION:
-            raise TraceFormatError(f"trace schema version {data.get('version')!r} is not supported (this is {SCHEMA_VERSION})")
+            raise TraceFormatError(
+                f"trace schema version {data.get('version')!r} is not supported (this is {SCHEMA_VERSION})"
+            )
         algorithm = data.get("algorithm")
         if not isinstance(algorithm, str):
-            raise TraceFormatError("\"algorithm\" must be a string")
+            raise TraceFormatError('"algorithm" must be a string')
         options = data.get("options", {})
         if not isinstance(options, dict):
-            raise TraceFormatError("\"options\" must be an object")
+            raise TraceFormatError('"options" must be an object')
         try:
             tree = from_json(data.get("tree"))  # type: ignore[arg-type]
         except ValueError as exc:
             raise TraceFormatError(f"bad tree: {exc}") from None
         raw_bounds = data.get("bounds", ["-inf", "+inf"])
         if not isinstance(raw_bounds, list) or len(raw_bounds) != 2:
-            raise TraceFormatError("\"bounds\" must be a list of two numbers")
+            raise TraceFormatError('"bounds" must be a list of two numbers')
         bounds = (_read_value(raw_bounds[0], "bounds"), _read_value(raw_bounds[1], "bounds"))
         events = data.get("events")
         if not isinstance(events, list):
-            raise TraceFormatError("\"events\" must be a list")
+            raise TraceFormatError('"events" must be a list')
         recorder = Recorder()
         _check_events(tree, events, recorder)
         return cls(tree, recorder, algorithm=algorithm, bounds=bounds, options=options)

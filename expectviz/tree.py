@@ -70,7 +70,7 @@ LEAF = "leaf"
 """A terminal node whose value is its utility."""
 KINDS = (MAX, MIN, CHANCE, LEAF)
 
-Number = Union[int, Fraction]
+Number = Union[int, Fraction]  # noqa: UP007 (a runtime alias, also on Python 3.10)
 """An exact number: every value and probability in a tree is one."""
 
 _KIND_WORDS = {"max": MAX, "min": MIN, "chance": CHANCE}
@@ -118,7 +118,7 @@ class Node:
                 or len(a.children) != len(b.children)
             ):
                 return False
-            pairs.extend(zip(a.children, b.children))
+            pairs.extend(zip(a.children, b.children, strict=False))
         return True
 
     def __hash__(self) -> int:
@@ -129,6 +129,11 @@ class Node:
         if len(text) > 200:
             text = text[:197] + "..."
         return f"parse({text!r})"
+
+    @property
+    def outcomes(self) -> tuple[tuple[Number, Node], ...]:
+        """A chance node's ``(probability, child)`` pairs, in order."""
+        return tuple((child.probability, child) for child in self.children)  # type: ignore[misc]
 
     @property
     def is_leaf(self) -> bool:
@@ -183,8 +188,14 @@ def facts(root: Node) -> Facts:
             has_min = True
         for child in node.children:
             stack.append((child, level + 1))
-    result = Facts(height_, has_chance, has_min, least if least is not None else 0,
-                   greatest if greatest is not None else 0, irregular)
+    result = Facts(
+        height_,
+        has_chance,
+        has_min,
+        least if least is not None else 0,
+        greatest if greatest is not None else 0,
+        irregular,
+    )
     object.__setattr__(root, "_facts", result)
     return result
 
@@ -389,7 +400,7 @@ def _tokens(text: str) -> list[_Token]:
         if m is None:
             ch = text[pos]
             if ch == '"':
-                raise TreeSyntaxError("unterminated quoted name (close it with \")", line, column)
+                raise TreeSyntaxError('unterminated quoted name (close it with ")', line, column)
             raise TreeSyntaxError(
                 f"unexpected character {ch!r}; allowed are numbers, names, quoted names, ( ) , : [ ] and # comments",
                 line,
@@ -457,7 +468,7 @@ def parse(text: str) -> Node:
     >>> parse("max(1, 2")
     Traceback (most recent call last):
     ...
-    expectviz.errors.TreeSyntaxError: line 1, column 9: the text ended inside max(...) opened at line 1, column 1; close it with ')'
+    expectviz.errors.TreeSyntaxError: line 1, column 9: the text ended inside max(...) opened at line 1, column 1; ...
     """
     if not isinstance(text, str):
         raise TypeError(f"parse() takes tree text (a str), not {type(text).__name__}")
@@ -489,7 +500,7 @@ def parse(text: str) -> Node:
         t0, t1, t2 = peek(), peek(1), peek(2)
         if t0.kind in ("word", "string") and t1.text == ":" and t1.kind == "punct":
             if t0.kind == "word" and t0.text in _KIND_WORDS:
-                raise fail(t0, f"{t0.text!r} is a node kind and cannot be a move label; quote it: \"{t0.text}\"")
+                raise fail(t0, f'{t0.text!r} is a node kind and cannot be a move label; quote it: "{t0.text}"')
             move = _unquote(t0) if t0.kind == "string" else t0.text
             prefix_token = t0
             pos += 2
@@ -543,7 +554,9 @@ def parse(text: str) -> Node:
             if not (peek().text == "(" and peek().kind == "punct"):
                 if peek().kind == "end" and not stack:
                     raise TreeSyntaxError(
-                        f"{token.text} needs children in parentheses, e.g. {token.text}(1, 2)", peek().line, peek().column
+                        f"{token.text} needs children in parentheses, e.g. {token.text}(1, 2)",
+                        peek().line,
+                        peek().column,
                     )
                 raise fail(peek(), f"expected '(' and the children of {token.text}, found {peek().text or 'the end'!r}")
             pos += 1
@@ -596,7 +609,9 @@ def parse(text: str) -> Node:
             break
     end = peek()
     if end.kind != "end":
-        raise fail(end, f"unexpected {end.text!r} after the end of the tree" + (" (unbalanced ')')" if end.text == ")" else ""))
+        raise fail(
+            end, f"unexpected {end.text!r} after the end of the tree" + (" (unbalanced ')')" if end.text == ")" else "")
+        )
     return check(root)
 
 
@@ -612,8 +627,13 @@ def _label_text(label: str) -> str:
 def to_text(root: Node) -> str:
     """Write a tree in the text notation; ``parse(to_text(t)) == t``.
 
+    >>> to_text(parse("chance(heads 0.9: 10, tails 0.1: 0)"))
+    'chance(heads 0.9: 10, tails 0.1: 0)'
+
+    Equally likely outcomes are written without probabilities:
+
     >>> to_text(parse("chance(heads 1/2: 10, tails 1/2: 0)"))
-    'chance(heads 1/2: 10, tails 1/2: 0)'
+    'chance(heads: 10, tails: 0)'
     """
     out: list[str] = []
     _equally_likely: dict[int, bool] = {}
@@ -746,7 +766,7 @@ def _check_node(node: Node, kids: tuple[Node, ...], where: list[int]) -> Node:
                 raise InvalidTreeError(
                     f"a probability is only allowed under a chance node, not under {node.kind}", at(i)
                 )
-    if any(a is not b for a, b in zip(kids, node.children)):
+    if any(a is not b for a, b in zip(kids, node.children, strict=False)):
         node = _replace(node, children=kids)
     return node
 
@@ -774,7 +794,7 @@ def _check_probabilities(kids: tuple[Node, ...], at: Any) -> tuple[Node, ...]:
         if p > 1:
             raise InvalidTreeError(f"probability {format_number(p)} is more than 1", at(i))
         probs.append(p)
-    total = sum(probs, Fraction(0))
+    total = Fraction(sum(probs, Fraction(0)))
     tolerance = Fraction(1, 10**9) if decimal else Fraction(0)
     if abs(total - 1) > tolerance:
         raise InvalidTreeError(
@@ -783,7 +803,7 @@ def _check_probabilities(kids: tuple[Node, ...], at: Any) -> tuple[Node, ...]:
             + ")",
             path,
         )
-    return tuple(k if k.probability is p else _replace(k, probability=p) for k, p in zip(kids, probs))
+    return tuple(k if k.probability is p else _replace(k, probability=p) for k, p in zip(kids, probs, strict=False))
 
 
 def _replace(node: Node, **changes: Any) -> Node:
@@ -818,8 +838,31 @@ def _json_number(x: Number) -> int | float | str:
 def to_json(root: Node, *, indent: int | None = None) -> str:
     """The JSON form of a tree: nested objects with ``kind`` and ``children``.
 
-    >>> to_json(parse("chance(1/3: 1, 2/3: min(2, 3))"))
-    '{"kind": "chance", "children": [{"kind": "leaf", "value": 1, "probability": "1/3"}, {"kind": "min", "children": [{"kind": "leaf", "value": 2}, {"kind": "leaf", "value": 3}], "probability": "2/3"}]}'
+    >>> print(to_json(parse("chance(1/3: 1, 2/3: min(2, 3))"), indent=1))
+    {
+     "kind": "chance",
+     "children": [
+      {
+       "kind": "leaf",
+       "value": 1,
+       "probability": "1/3"
+      },
+      {
+       "kind": "min",
+       "children": [
+        {
+         "kind": "leaf",
+         "value": 2
+        },
+        {
+         "kind": "leaf",
+         "value": 3
+        }
+       ],
+       "probability": "2/3"
+      }
+     ]
+    }
     >>> from_json(to_json(parse("max(1, 2.5)"))) == parse("max(1, 2.5)")
     True
     """
@@ -881,7 +924,9 @@ def _from_plain(obj: Any) -> Node:
                 raise InvalidTreeError(f"expected a JSON object for a node, found {type(item).__name__}", tuple(path))
             unknown = set(item) - _JSON_KEYS
             if unknown:
-                raise InvalidTreeError(f"unknown key(s) {sorted(unknown)}; allowed are {sorted(_JSON_KEYS)}", tuple(path))
+                raise InvalidTreeError(
+                    f"unknown key(s) {sorted(unknown)}; allowed are {sorted(_JSON_KEYS)}", tuple(path)
+                )
             if not isinstance(item.get("children", []), list):
                 found = type(item["children"]).__name__
                 raise InvalidTreeError(f"'children' must be a list, found {found}", tuple(path))

@@ -76,7 +76,7 @@ _TREES = [
     TextbookTree(
         "aima-star-exercise",
         "max(chance(min(2, 2), min(1, 2)), chance(min(0, 2), min(-1, 0)))",
-        "AIMA 3rd ed. Exercise 5.16 (4th ed. Exercise 6.EXPC), values in [-2, 2]",
+        "The AIMA games-chapter exercise on pruning chance nodes, values in [-2, 2]",
         "Chance values 1.5 and -0.5; with bounds [-2, 2] Star1 evaluates 5 of the 8 leaves.",
         (-2, 2),
     ),
