@@ -1,0 +1,71 @@
+# expectviz: common tasks.  `make test` is what CI runs (see .ci/run).
+#
+#   make venv      create .venv and install expectviz with its dev extras (redone when pyproject.toml changes)
+#   make dot       make sure Graphviz's `dot` is installed (scripts/ensure-dot.sh)
+#   make chromium  make sure Chromium is installed for the browser tests, else they skip (scripts/ensure-chromium.sh)
+#   make lab       open the notebooks in JupyterLab
+#   make test      lint, type-check, unit tests + doctests, then the notebooks under nbval
+#   make bench     run benchmarks/bench_*.py
+#   make clean     remove .venv and caches
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := test
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+# jupyter refuses to run as root without --allow-root.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# Lint only the folders that exist (an empty benchmarks/ is not in git).
+LINT_PATHS := expectviz $(wildcard tests benchmarks)
+PYTEST     := $(BIN)/pytest -p no:cacheprovider
+
+.PHONY: venv dot chromium lab test bench clean
+
+# ---- environment -------------------------------------------------------------------------------------------------
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/pip || { echo "expectviz: creating $(VENV) with $(PYTHON) -m venv"; $(PYTHON) -m venv $(VENV); }
+	$(BIN)/pip install --disable-pip-version-check -e ".[dev]"
+	@touch $@
+
+dot:
+	@bash scripts/ensure-dot.sh
+
+chromium:
+	@bash scripts/ensure-chromium.sh
+
+# ---- using it ----------------------------------------------------------------------------------------------------
+
+lab: venv dot
+	$(BIN)/jupyter lab notebooks/ $(ALLOW_ROOT)
+
+# Each step is its own recipe line, so the first failing step stops `make test` with its exit status.
+test: venv dot chromium
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/mypy expectviz
+	$(PYTEST) tests expectviz --doctest-modules
+	@if compgen -G "notebooks/*.ipynb" >/dev/null; then \
+	    echo "$(PYTEST) --nbval notebooks --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg"; \
+	    $(PYTEST) --nbval notebooks --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg; \
+	else \
+	    echo "expectviz: no notebooks/*.ipynb yet; skipping the nbval step"; \
+	fi
+
+bench: venv dot
+	@shopt -s nullglob; \
+	for script in benchmarks/bench_*.py; do \
+	    echo "== $$script"; \
+	    $(BIN)/python "$$script"; \
+	done
+
+# ---- tidying -----------------------------------------------------------------------------------------------------
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +
