@@ -27,6 +27,8 @@ Every value is from MAX's point of view.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .alphabeta import alphabeta
 from .errors import ExpectvizError, InvalidTreeError, SearchError, TraceFormatError, TreeSyntaxError
 from .expectiminimax import expectiminimax
@@ -55,6 +57,13 @@ __all__ = [
     "star1",
     "star2",
     "ALGORITHMS",
+    "draw",
+    "play",
+    "compare",
+    "export_html",
+    "export_gif",
+    "plots",
+    "random_trees",
     "Result",
     "Stats",
     "Trace",
@@ -72,6 +81,29 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    # name: (module, attribute); these need graphviz, ipywidgets or matplotlib, imported on first use.
+    "draw": ("expectviz.render", "draw"),
+    "play": ("expectviz.render", "play"),
+    "compare": ("expectviz.render", "compare"),
+    "export_html": ("expectviz.render", "export_html"),
+    "export_gif": ("expectviz.render", "export_gif"),
+    "plots": ("expectviz.render.plots", None),
+    "random_trees": ("expectviz.games.random_trees", None),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the drawing, player and plotting functions only when first used."""
+    if name in _LAZY:
+        import importlib
+
+        module_name, attribute = _LAZY[name]
+        module = importlib.import_module(module_name)
+        return module if attribute is None else getattr(module, attribute)
+    raise AttributeError(f"module 'expectviz' has no attribute {name!r}")
+
 
 ALGORITHMS = {
     "minimax": minimax,

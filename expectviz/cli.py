@@ -87,6 +87,7 @@ def run_algorithm(
 
 
 def _bound(text: str) -> float | str:
+    text = text.strip()
     if text.lower() in ("inf", "+inf", "infinity"):
         return math.inf
     if text.lower() in ("-inf", "-infinity"):
@@ -130,6 +131,12 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for i, token in enumerate(argv[:-1]):
+        if token == "--bounds":  # let "--bounds -inf 2" through: argparse takes "-inf" for an option
+            for j in (i + 1, i + 2):
+                if j < len(argv) and argv[j].startswith("-"):
+                    argv[j] = " " + argv[j]
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed its one-line usage error
