@@ -547,6 +547,8 @@ class Trace:
                 text = f"{what} {name} = {_fmt(event.value)}"
             elif event.kind == "backup":
                 text = f"backup {name} = {_fmt(event.value)}"
+            elif event.kind == "cutoff" and self._after_probing(event):
+                text = f"cutoff at {name} with {_fmt(event.value)} after probing: no outcome is searched in full"
             elif event.kind == "cutoff":
                 pruned = self._pruned_names(event)
                 text = f"cutoff at {name} with {_fmt(event.value)}" + (f", pruned {pruned}" if pruned else "")
@@ -558,6 +560,10 @@ class Trace:
             else:
                 text = f"probe {name}: first move gives {_fmt(event.value)}"
             yield indent + text
+
+    def _after_probing(self, event: Event) -> bool:
+        """A Star2 cutoff made by the probes alone (every outcome probed, none searched in full)."""
+        return self.algorithm == "star2" and event.child == 0 and self.node(event.path).kind == CHANCE
 
     def _pruned_names(self, event: Event) -> str:
         node = self.node(event.path)
@@ -617,8 +623,8 @@ class Trace:
                 r.value[path] = a
                 if kind == LEAF_EVENT:
                     r.leaf_value[path] = a
-            if path:
-                self._update_parent_value(r, path[:-1])
+            if path and kind != PROBE:
+                self._update_parent_value(r, path, a)
         elif kind == CUTOFF:
             r.cut.add(path)
             for j in range(self._aux[i], len(node.children)):
@@ -629,21 +635,18 @@ class Trace:
         elif kind == WINDOW:
             r.child_window[path + (self._aux[i],)] = (a, b)
 
-    def _update_parent_value(self, r: _Replay, parent: tuple[int, ...]) -> None:
+    def _update_parent_value(self, r: _Replay, path: tuple[int, ...], value: Value) -> None:
+        """Fold a finished child's value into its parent's value so far (max, min or weighted sum)."""
+        parent = path[:-1]
         node = self.node(parent)
-        values = [r.value[parent + (j,)] for j in range(len(node.children)) if r.status.get(parent + (j,)) == "done"]
-        if not values:
-            return
+        so_far = r.value.get(parent)
         if node.kind == MAX:
-            r.value[parent] = max(values)
+            r.value[parent] = value if so_far is None else max(so_far, value)
         elif node.kind == MIN:
-            r.value[parent] = min(values)
+            r.value[parent] = value if so_far is None else min(so_far, value)
         else:
-            total: Value = 0
-            for j, child in enumerate(node.children):
-                if r.status.get(parent + (j,)) == "done":
-                    total += child.probability * r.value[parent + (j,)]  # type: ignore[operator]
-            r.value[parent] = total
+            share = node.children[path[-1]].probability * value  # type: ignore[operator]
+            r.value[parent] = share if so_far is None else so_far + share
 
     def _snapshot(self, r: _Replay) -> Frame:
         step = r.step
@@ -779,6 +782,8 @@ class Trace:
         alpha, beta = visit if visit else (-INF, INF)
         pruned = self._pruned_names(event)
         rest = f"its other children ({pruned}) are pruned" if pruned else "nothing is left to prune"
+        if self._after_probing(event):
+            rest = "no outcome needs a full search: the probes were enough"
         v = _fmt(event.value)
         strict = not self.options.get("prune_ties", True)
         if node.kind == MIN:
