@@ -6,6 +6,7 @@
 #   make lab       open the notebooks in JupyterLab
 #   make test      lint, type-check, unit tests + doctests, then the notebooks under nbval
 #   make bench     run benchmarks/bench_*.py
+#   make notebooks re-run every lesson in place (Restart & Run All) and strip its metadata
 #   make clean     remove .venv and caches
 
 SHELL := /bin/bash
@@ -23,7 +24,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 LINT_PATHS := expectviz $(wildcard tests benchmarks)
 PYTEST     := $(BIN)/pytest -p no:cacheprovider
 
-.PHONY: venv dot chromium lab test bench clean
+.PHONY: venv dot chromium lab test bench notebooks clean
 
 # ---- environment -------------------------------------------------------------------------------------------------
 
@@ -63,6 +64,9 @@ bench: venv dot
 	    echo "== $$script"; \
 	    $(BIN)/python "$$script"; \
 	done
+
+notebooks: venv dot
+	$(BIN)/python scripts/run_notebooks.py
 
 # ---- tidying -----------------------------------------------------------------------------------------------------
 

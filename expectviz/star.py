@@ -20,7 +20,12 @@ a value >= beta_i fails high (the chance node is >= beta: return its lower bound
 Star2 adds a probing phase on regular trees: before searching any outcome in
 full, it searches only the *first move* below each one.  Under a MIN child that
 gives an upper bound (MIN can do at least that well), under a MAX child a lower
-bound, and these can prove a cutoff after a few leaves.
+bound, and these can prove a cutoff after a few leaves.  When no cutoff comes,
+the outcomes are searched as in Star1, and the first move of each, which its
+probe has already searched, is not searched again: its value is reused.  (A
+probe of a MIN child is searched with beta = U, so its value is exact or an
+upper bound that the later, narrower window treats the same way; likewise for
+MAX with alpha = L.)
 
 MAX and MIN nodes are searched exactly as in :mod:`expectviz.alphabeta`.
 """
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 from .search import Result, Search
 from .trace import Value
@@ -117,14 +123,19 @@ def _star(
         """v >= bound (or v > bound when ties are not pruned)."""
         return v >= bound if prune_ties else v > bound
 
-    def value(node: Node, alpha: Value, beta: Value, depth: int) -> tuple[Value, int | None]:
+    def value(
+        node: Node, alpha: Value, beta: Value, depth: int, first: Value | None = None
+    ) -> tuple[Value, int | None]:
+        """The value of node; ``first`` is its first move's value when a Star2 probe already found it."""
         if node.kind == CHANCE:
             return chance_value(node, alpha, beta, depth)
         if node.kind == MIN:
-            return min_value(node, alpha, beta, depth)
-        return max_value(node, alpha, beta, depth)
+            return min_value(node, alpha, beta, depth, first)
+        return max_value(node, alpha, beta, depth, first)
 
-    def max_value(node: Node, alpha: Value, beta: Value, depth: int) -> tuple[Value, int | None]:
+    def max_value(
+        node: Node, alpha: Value, beta: Value, depth: int, first: Value | None = None
+    ) -> tuple[Value, int | None]:
         trace_.visit(node, alpha, beta)
         if node.kind == LEAF:
             return trace_.leaf(node, node.value), None
@@ -133,7 +144,10 @@ def _star(
         v: Value = -math.inf
         move = None
         for a, child in enumerate(trace_.expand(node)):
-            v2, _ = value(child, alpha, beta, depth - 1)
+            if a == 0 and first is not None:
+                v2 = trace_.reuse(child, first)  # the probe searched this move already
+            else:
+                v2, _ = value(child, alpha, beta, depth - 1)
             if v2 > v:
                 v, move = v2, a
                 alpha = max(alpha, v)
@@ -142,14 +156,19 @@ def _star(
                 return trace_.backup(node, v), move
         return trace_.backup(node, v), move
 
-    def min_value(node: Node, alpha: Value, beta: Value, depth: int) -> tuple[Value, int | None]:
+    def min_value(
+        node: Node, alpha: Value, beta: Value, depth: int, first: Value | None = None
+    ) -> tuple[Value, int | None]:
         trace_.visit(node, alpha, beta)
         if depth == 0:
             return trace_.leaf(node, node.evaluation), None
         v: Value = math.inf
         move = None
         for a, child in enumerate(trace_.expand(node)):
-            v2, _ = value(child, alpha, beta, depth - 1)
+            if a == 0 and first is not None:
+                v2 = trace_.reuse(child, first)  # the probe searched this move already
+            else:
+                v2, _ = value(child, alpha, beta, depth - 1)
             if v2 < v:
                 v, move = v2, a
                 beta = min(beta, v)
@@ -163,40 +182,41 @@ def _star(
         if depth == 0:
             return trace_.leaf(node, node.evaluation), None
         p = [p_j for p_j, _ in node.outcomes]
-        lower: list[Value] = [L] * len(p)  # what is known of each outcome's value: at least lower[j] ...
-        upper: list[Value] = [U] * len(p)  # ... and at most upper[j]
+        lower = Weighted(p, L)  # what is known of each outcome's value: at least lower[j] ...
+        upper = Weighted(p, U)  # ... and at most upper[j]
+        probed: list[Value | None] = [None] * len(p)  # the value of each outcome's first move, once probed
 
         if probing and depth > 1 and node.children[0].kind in (MAX, MIN):
             for i, child in enumerate(trace_.expand(node)):
                 alpha_i, beta_i = child_window(p, lower, upper, i, alpha, beta)
                 trace_.window(node, i, alpha_i, beta_i)
                 if child.kind == MIN:  # MIN's first move is an upper bound on MIN's value
-                    upper[i] = probe(child, max(alpha_i, L), U, depth - 1)
+                    upper[i] = probed[i] = probe(child, max(alpha_i, L), U, depth - 1)
                 else:  # MAX's first move is a lower bound on MAX's value
-                    lower[i] = probe(child, L, min(beta_i, U), depth - 1)
-                trace_.bounds(node, expected(p, lower), expected(p, upper))
-                if expected(p, upper) <= alpha:  # fails low: MAX has better elsewhere
-                    trace_.cutoff(node, expected(p, upper), 0)
-                    return trace_.backup(node, expected(p, upper)), None
-                if expected(p, lower) >= beta:  # fails high: MIN has better elsewhere
-                    trace_.cutoff(node, expected(p, lower), 0)
-                    return trace_.backup(node, expected(p, lower)), None
+                    lower[i] = probed[i] = probe(child, L, min(beta_i, U), depth - 1)
+                trace_.bounds(node, lower.total(), upper.total())
+                if upper.total() <= alpha:  # fails low: MAX has better elsewhere
+                    trace_.cutoff(node, upper.total(), 0)
+                    return trace_.backup(node, upper.total()), None
+                if lower.total() >= beta:  # fails high: MIN has better elsewhere
+                    trace_.cutoff(node, lower.total(), 0)
+                    return trace_.backup(node, lower.total()), None
 
         for i, child in enumerate(trace_.expand(node)):
             alpha_i, beta_i = child_window(p, lower, upper, i, alpha, beta)
             trace_.window(node, i, alpha_i, beta_i)
-            v, _ = value(child, max(alpha_i, L), min(beta_i, U), depth - 1)
+            v, _ = value(child, max(alpha_i, L), min(beta_i, U), depth - 1, probed[i])
             if v <= alpha_i:  # fails low: the chance node is at most alpha
                 upper[i] = v
-                trace_.cutoff(node, expected(p, upper), i + 1)
-                return trace_.backup(node, expected(p, upper)), None
+                trace_.cutoff(node, upper.total(), i + 1)
+                return trace_.backup(node, upper.total()), None
             if v >= beta_i:  # fails high: the chance node is at least beta
                 lower[i] = v
-                trace_.cutoff(node, expected(p, lower), i + 1)
-                return trace_.backup(node, expected(p, lower)), None
+                trace_.cutoff(node, lower.total(), i + 1)
+                return trace_.backup(node, lower.total()), None
             lower[i] = upper[i] = v
-            trace_.bounds(node, expected(p, lower), expected(p, upper))
-        return trace_.backup(node, expected(p, lower)), None
+            trace_.bounds(node, lower.total(), upper.total())
+        return trace_.backup(node, lower.total()), None
 
     def probe(node: Node, alpha: Value, beta: Value, depth: int) -> Value:
         """Star2's probe: search only the first move below node."""
@@ -209,22 +229,77 @@ def _star(
     return search.run(lambda root, depth: value(root, -math.inf, math.inf, depth))
 
 
-def expected(p: Sequence[Value], values: list[Value]) -> Value:
-    """sum_j p_j * values_j: the chance node's value if each outcome took values_j."""
-    total: Value = 0
-    for p_j, v_j in zip(p, values, strict=False):
-        total = total + p_j * v_j
-    return total
+class Weighted:
+    """The known bounds x_j of a chance node's outcomes, with sum_j p_j * x_j kept up to date.
+
+    ``total()`` is that sum and ``total_without(i)`` the sum over j != i, each in
+    constant time; infinite bounds are counted apart, so no inf - inf arises.
+    """
+
+    def __init__(self, p: Sequence[Value], start: Value) -> None:
+        self.p = p
+        self.x: list[Value] = [start] * len(p)
+        self.finite: Value = 0
+        self.infinite = 0  # how many x_j are infinite (all of one sign: L or U)
+        self.sign = start if isinstance(start, float) and math.isinf(start) else math.inf
+        for p_j in p:
+            self._add(p_j, start, +1)
+
+    @classmethod
+    def of(cls, p: Sequence[Value], values: Sequence[Value]) -> Weighted:
+        """A Weighted holding the given values."""
+        weighted = cls(p, 0)
+        for j, value in enumerate(values):
+            weighted[j] = value
+        return weighted
+
+    def _add(self, p_j: Value, x_j: Value, times: int) -> None:
+        if isinstance(x_j, float) and math.isinf(x_j):
+            self.infinite += times
+            self.sign = x_j
+        else:
+            self.finite = self.finite + times * p_j * x_j
+
+    def __getitem__(self, j: int) -> Value:
+        return self.x[j]
+
+    def __setitem__(self, j: int, value: Value) -> None:
+        self._add(self.p[j], self.x[j], -1)
+        self.x[j] = value
+        self._add(self.p[j], value, +1)
+
+    def total(self) -> Value:
+        """sum_j p_j * x_j"""
+        return self.sign if self.infinite else self.finite
+
+    def total_without(self, i: int) -> Value:
+        """sum_{j != i} p_j * x_j"""
+        x_i = self.x[i]
+        if isinstance(x_i, float) and math.isinf(x_i):
+            return self.sign if self.infinite > 1 else self.finite
+        return self.sign if self.infinite else self.finite - self.p[i] * x_i
 
 
 def child_window(
-    p: Sequence[Value], lower: list[Value], upper: list[Value], i: int, alpha: Value, beta: Value
+    p: Sequence[Value],
+    lower: Weighted | Sequence[Value],
+    upper: Weighted | Sequence[Value],
+    i: int,
+    alpha: Value,
+    beta: Value,
 ) -> tuple[Value, Value]:
-    """(alpha_i, beta_i): the values of outcome i that decide the chance node at once."""
-    others = [j for j in range(len(p)) if j != i]
-    others_upper = expected([p[j] for j in others], [upper[j] for j in others])
-    others_lower = expected([p[j] for j in others], [lower[j] for j in others])
-    return _edge(alpha, others_upper, p[i]), _edge(beta, others_lower, p[i])
+    """(alpha_i, beta_i): the values of outcome i that decide the chance node at once.
+
+    ``lower`` and ``upper`` are what is known of each outcome (lists work too).
+
+    >>> from fractions import Fraction
+    >>> half = Fraction(1, 2)
+    >>> child_window([half, half], [-2, -2], [2, 2], 0, Fraction(3, 2), math.inf)   # FACTS.md's tree
+    (Fraction(1, 1), inf)
+    """
+    lower = lower if isinstance(lower, Weighted) else Weighted.of(p, lower)
+    upper = upper if isinstance(upper, Weighted) else Weighted.of(p, upper)
+    return _edge(alpha, upper.total_without(i), p[i]), _edge(beta, lower.total_without(i), p[i])
 
 
 def _edge(bound: Value, others: Value, p_i: Value) -> Value:
@@ -233,4 +308,6 @@ def _edge(bound: Value, others: Value, p_i: Value) -> Value:
         return bound
     if math.isinf(others):
         return -others
-    return (bound - others) / p_i
+    if isinstance(bound, float):  # an infinite bound stays infinite
+        return bound
+    return Fraction(bound - others) / p_i

@@ -16,7 +16,10 @@ The algorithms call a *tracer* with a handful of verbs:
     over them begins, searched left to right;
 ``bounds(node, lower, upper)``, ``window(node, i, alpha_i, beta_i)``, ``probe(node, value)``
     *-minimax at chance nodes: the running bounds, child ``i``'s window, and
-    Star2's probe result (closes the probing visit; returns ``value``).
+    Star2's probe result (closes the probing visit; returns ``value``);
+``reuse(node, value)``
+    Star2: a move whose value the probe already found is not searched again
+    (returns ``value``).
 
 :class:`Counter` only counts (``trace=False``); :class:`Recorder` also records
 every event into compact array columns (about 25 bytes an event).  The
@@ -54,8 +57,8 @@ __all__ = [
 INF = math.inf
 SCHEMA_VERSION = 1
 
-VISIT, LEAF_EVENT, BACKUP, CUTOFF, BOUNDS, WINDOW, PROBE = range(7)
-EVENT_KINDS = ("visit", "leaf", "backup", "cutoff", "bounds", "window", "probe")
+VISIT, LEAF_EVENT, BACKUP, CUTOFF, BOUNDS, WINDOW, PROBE, REUSE = range(8)
+EVENT_KINDS = ("visit", "leaf", "backup", "cutoff", "bounds", "window", "probe", "reuse")
 _CLOSING = (LEAF_EVENT, BACKUP, PROBE)
 
 Value = Number | float  # float only for the infinities of open windows
@@ -113,6 +116,9 @@ class Counter:
         pass
 
     def probe(self, node: Node, value: Value) -> Value:
+        return value
+
+    def reuse(self, node: Node, value: Value) -> Value:
         return value
 
     def stats(self) -> Stats:
@@ -190,6 +196,10 @@ class Recorder:
 
     def probe(self, node: Node, value: Value) -> Value:
         self._add(PROBE, 0, value, 0.0)
+        return value
+
+    def reuse(self, node: Node, value: Value) -> Value:
+        self._add(REUSE, 0, value, 0.0)
         return value
 
     def cutoff(self, node: Node, value: Value, first_pruned: int) -> None:
@@ -424,6 +434,10 @@ class Trace:
             elif kind in _CLOSING:
                 refs[i] = stack.pop()
                 searched.pop()
+            elif kind == REUSE:  # stands in for the visit of the parent's next child
+                refs[i] = stack[-1]
+                searched[-1] += 1
+                aux[i] = searched[-1]
             else:
                 refs[i] = stack[-1]
         self._ref_col = refs
@@ -453,6 +467,8 @@ class Trace:
             return Event("cutoff", path, value=a, child=self._aux[i])
         if kind == BOUNDS:
             return Event("bounds", path, alpha=a, beta=b)
+        if kind == REUSE:
+            return Event("reuse", path + (self._aux[i],), value=a)
         return Event("window", path, alpha=a, beta=b, child=self._aux[i])
 
     def _values(self, i: int) -> tuple[Value, Value]:
@@ -557,6 +573,8 @@ class Trace:
             elif event.kind == "window":
                 child = self.describe(event.path + (event.child or 0,))
                 text = f"window for {child}: [{_fmt(event.alpha)}, {_fmt(event.beta)}]"
+            elif event.kind == "reuse":
+                text = f"reuse {name} = {_fmt(event.value)} (searched by the probe)"
             else:
                 text = f"probe {name}: first move gives {_fmt(event.value)}"
             yield indent + text
@@ -613,6 +631,9 @@ class Trace:
             return
         path = self.path_of(self._ref[i])
         node = self.node(path)
+        if kind == REUSE:
+            self._update_parent_value(r, path + (self._aux[i],), a)
+            return
         if kind in _CLOSING:
             r.stack.pop()
             if kind == PROBE:
@@ -628,8 +649,14 @@ class Trace:
         elif kind == CUTOFF:
             r.cut.add(path)
             for j in range(self._aux[i], len(node.children)):
-                if r.status.get(path + (j,)) != "probed":
-                    r.status[path + (j,)] = "pruned"
+                child = path + (j,)
+                if r.status.get(child) != "probed":
+                    r.status[child] = "pruned"
+                    continue
+                # A probed outcome: the moves its probe did not reach are pruned with it.
+                for k in range(len(node.children[j].children)):
+                    if (child + (k,)) not in r.status:
+                        r.status[child + (k,)] = "pruned"
         elif kind == BOUNDS:
             r.bounds[path] = (a, b)
         elif kind == WINDOW:
@@ -654,6 +681,9 @@ class Trace:
         ranges = self._ranges(r)
         nodes: dict[tuple[int, ...], NodeState] = {}
         current = event.path if event is not None else None
+        for path in r.child_window:
+            if path not in r.status:
+                nodes[path] = NodeState("unvisited", child_window=r.child_window[path])
         for path, status in r.status.items():
             if path == current and status == "active":
                 status = "current"
@@ -718,7 +748,10 @@ class Trace:
             text = f"Search {name}, a {kind_word} node"
             if self.algorithm not in ("minimax", "expectiminimax"):
                 text += f", with window [{_fmt(event.alpha)}, {_fmt(event.beta)}]"
-                if node.kind == MIN and event.alpha is not None and event.alpha > -INF:
+                under_chance = bool(path) and self.node(path[:-1]).kind == CHANCE
+                if under_chance:
+                    text += f": the window that decides {self.describe(path[:-1])}, clipped to the value bounds"
+                elif node.kind == MIN and event.alpha is not None and event.alpha > -INF:
                     text += f": MAX already has {_fmt(event.alpha)}"
                 elif node.kind == MAX and event.beta is not None and event.beta < INF:
                     text += f": MIN already has {_fmt(event.beta)}"
@@ -750,6 +783,11 @@ class Trace:
             return (
                 f"Before searching {child}, {name} works out the window that matters: values of {child} at most "
                 f"{_fmt(event.alpha)} or at least {_fmt(event.beta)} decide {name} at once."
+            )
+        if event.kind == "reuse":
+            return (
+                f"The probe already searched {name}: its value {_fmt(event.value)} is used again, "
+                f"not searched a second time."
             )
         parent = self.describe(path[:-1]) if path else name
         bound = "at most" if node.kind == MIN else "at least"
@@ -786,6 +824,21 @@ class Trace:
             rest = "no outcome needs a full search: the probes were enough"
         v = _fmt(event.value)
         strict = not self.options.get("prune_ties", True)
+        parent = self.node(event.path[:-1]) if event.path else None
+        if parent is not None and parent.kind == CHANCE and node.kind in (MAX, MIN):
+            chance = self.describe(event.path[:-1])
+            the_chance = "the chance " + (chance if chance.startswith("node ") else f"node {chance}")
+            if node.kind == MIN:
+                return (
+                    f"{name} is a MIN node whose value is now at most {v}, and {v} {'<' if strict else '<='} "
+                    f"alpha = {_fmt(alpha)}, the lowest value of {name} that could still matter to "
+                    f"{the_chance}: {chance} is settled as too low for MAX, so {rest}."
+                )
+            return (
+                f"{name} is a MAX node whose value is now at least {v}, and {v} {'>' if strict else '>='} "
+                f"beta = {_fmt(beta)}, the highest value of {name} that could still matter to "
+                f"{the_chance}: {chance} is settled as too high for MIN, so {rest}."
+            )
         if node.kind == MIN:
             rel = "<" if strict else "<="
             where = self._where_alpha(step - 1, alpha)
@@ -933,7 +986,13 @@ def _check_events(tree: Node, events: list[Any], recorder: Recorder) -> None:
                 raise TraceFormatError(f"{where}: first pruned child {aux} out of range")
             elif kind == WINDOW and aux >= len(node.children):
                 raise TraceFormatError(f"{where}: window for child {aux} out of range")
-        recorder._add(kind, 0 if kind == VISIT else aux, av, bv)
+            elif kind == REUSE:
+                if aux >= len(node.children):
+                    raise TraceFormatError(f"{where}: reused child {aux} does not exist")
+                if aux != last_child[-1] + 1:
+                    recorder.passes.append(len(recorder.code))
+                last_child[-1] = aux
+        recorder._add(kind, 0 if kind in (VISIT, REUSE) else aux, av, bv)
     if open_nodes:
         raise TraceFormatError(f"the trace ends with {len(open_nodes)} node(s) still open")
 

@@ -157,10 +157,17 @@ class Facts:
 
 
 def facts(root: Node) -> Facts:
-    """The facts of a checked tree (computed once, then kept on the root)."""
+    """The facts of a tree, checking it first if it was not checked (kept on the checked root)."""
     known = root._facts
     if known is not None:
         return known
+    checked = check(root)
+    assert checked._facts is not None
+    return checked._facts
+
+
+def _record_facts(root: Node) -> Facts:
+    """Work out a checked tree's facts and keep them on its root (which marks it checked)."""
     height_ = 0
     has_chance = has_min = False
     least: Number | None = None
@@ -261,9 +268,12 @@ def exact(x: object, what: str = "value", path: tuple[int, ...] = ()) -> Number:
         if not _NUMBER_TEXT.fullmatch(x.strip()):
             raise InvalidTreeError(f"{what} {x!r} is not a number (write 3, -2.5 or 1/3)", path)
         try:
-            result = Fraction(x.strip())
+            numerator, _, denominator = x.strip().partition("/")
+            result = Fraction(numerator) / Fraction(denominator or 1)
         except ZeroDivisionError:
             raise InvalidTreeError(f"{what} {x!r} divides by zero", path) from None
+        except (ValueError, OverflowError):
+            raise InvalidTreeError(f"{what} {x!r} is not a number (write 3, -2.5 or 1/3)", path) from None
     else:
         raise InvalidTreeError(f"{what} {x!r} is not a number", path)
     if result.denominator == 1:
@@ -719,7 +729,7 @@ def check(root: Node) -> Node:
         results.append(_check_node(node, kids, path))
         if path:
             path.pop()
-    facts(results[0])
+    _record_facts(results[0])
     return results[0]
 
 
@@ -793,7 +803,7 @@ def _check_probabilities(kids: tuple[Node, ...], at: Any) -> tuple[Node, ...]:
             raise InvalidTreeError(f"probability {format_number(p)} must be positive", at(i))
         if p > 1:
             raise InvalidTreeError(f"probability {format_number(p)} is more than 1", at(i))
-        probs.append(p)
+        probs.append(Fraction(p))  # probabilities stay Fractions, even 1
     total = Fraction(sum(probs, Fraction(0)))
     tolerance = Fraction(1, 10**9) if decimal else Fraction(0)
     if abs(total - 1) > tolerance:
@@ -803,7 +813,10 @@ def _check_probabilities(kids: tuple[Node, ...], at: Any) -> tuple[Node, ...]:
             + ")",
             path,
         )
-    return tuple(k if k.probability is p else _replace(k, probability=p) for k, p in zip(kids, probs, strict=False))
+    return tuple(
+        k if type(k.probability) is Fraction and k.probability == p else _replace(k, probability=p)
+        for k, p in zip(kids, probs, strict=True)
+    )
 
 
 def _replace(node: Node, **changes: Any) -> Node:
@@ -828,6 +841,8 @@ _JSON_KEYS = {"kind", "children", "value", "name", "move", "probability", "evalu
 def _json_number(x: Number) -> int | float | str:
     if isinstance(x, int):
         return x
+    if x.denominator == 1:
+        return int(x)
     if _terminating(x):
         f = float(x)
         if Fraction(repr(f)) == x:

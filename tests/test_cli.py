@@ -34,7 +34,9 @@ def test_solve_json_fig_5_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_solve_each_algorithm(capsys: pytest.CaptureFixture[str]) -> None:
     expected = {"minimax": (13, 9), "alphabeta": (11, 7)}
     for algorithm, (nodes, leaves) in expected.items():
-        status, out, _ = run(capsys, "solve", "max(min(3, 12, 8), min(2, 4, 6), min(14, 5, 2))", "-a", algorithm, "--json")
+        status, out, _ = run(
+            capsys, "solve", "max(min(3, 12, 8), min(2, 4, 6), min(14, 5, 2))", "-a", algorithm, "--json"
+        )
         data = json.loads(out)
         assert status == 0 and (data["nodes_visited"], data["leaves_evaluated"]) == (nodes, leaves)
     status, out, _ = run(capsys, "solve", "aima-star-exercise", "-a", "star1", "--json")
@@ -76,9 +78,7 @@ def test_solve_reads_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         (["solve", "max(chance(1, min(2, 3)), 1)", "-a", "star2", "--bounds", "0", "5"], "regular"),
     ],
 )
-def test_bad_input_is_one_line_and_status_2(
-    args: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_bad_input_is_one_line_and_status_2(args: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, *args)
     assert status == 2
     assert out == ""
@@ -99,5 +99,7 @@ def test_module_entry_point() -> None:
         timeout=60,
     )
     assert done.returncode == 0 and json.loads(done.stdout)["value"] == 54.5
-    bad = subprocess.run([sys.executable, "-m", "expectviz", "solve", "max((("], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "expectviz", "solve", "max((("], capture_output=True, text=True, timeout=60
+    )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr

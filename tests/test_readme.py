@@ -38,7 +38,9 @@ def test_error_examples_are_the_real_messages() -> None:
 
 
 def test_notation_examples_parse() -> None:
-    block = re.search(r"These all parse, exactly as written:\n\n```\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    block = re.search(
+        r"These all parse, exactly as written:\n\n```\n(.*?)```", README.read_text(encoding="utf-8"), re.S
+    )
     assert block is not None
     lines = [line for line in block.group(1).splitlines() if line.strip()]
     assert len(lines) == 6

@@ -1,0 +1,167 @@
+"""Node positions: Graphviz ``dot`` is run once per scene, never per frame.
+
+The layout graph gives every item a fixed-size box (its shape plus room for the
+labels beside and below it, see :mod:`expectviz.render.scene`), so the positions
+hold for any frame's labels.  ``dot -Tplain`` answers with the box centres;
+results are cached by the scene's shape, so every frame of a trace, and every
+later diagram of the same tree, reuses one layout.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..errors import ExpectvizError
+from .scene import Scene
+
+__all__ = [
+    "Layout",
+    "layout",
+    "layout_dot",
+    "dot_binary",
+    "run_graphviz",
+    "RenderError",
+    "StepRangeError",
+    "GraphvizNotFoundError",
+    "GraphvizError",
+]
+
+_CACHE: OrderedDict[tuple[object, ...], Layout] = OrderedDict()
+_CACHE_SIZE = 64
+MARGIN = 12.0
+
+
+class RenderError(ExpectvizError, ValueError):
+    """A drawing option or output file that cannot be used."""
+
+
+class StepRangeError(ExpectvizError, IndexError):
+    """A step outside ``0 .. len(trace)``."""
+
+
+class GraphvizNotFoundError(ExpectvizError, RuntimeError):
+    """Graphviz's ``dot`` program is not on PATH (it lays diagrams out)."""
+
+
+class GraphvizError(ExpectvizError, RuntimeError):
+    """Graphviz failed on a graph expectviz wrote."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Box centres of a scene's items, in points, y growing downwards (SVG's way)."""
+
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+    """Centre of each item's layout box (its shape sits at the top of the box)."""
+    width: float
+    height: float
+    """Size of the tree drawing, margins included."""
+
+
+def dot_binary(program: str = "dot") -> str:
+    """The path of a Graphviz program, or GraphvizNotFoundError with how to install it."""
+    found = shutil.which(program)
+    if found is None:
+        raise GraphvizNotFoundError(
+            f"Graphviz's {program!r} program is not on PATH; diagrams need it "
+            "(Debian/Ubuntu: apt-get install graphviz; conda: conda install -c conda-forge graphviz; "
+            "macOS: brew install graphviz)"
+        )
+    return found
+
+
+def run_graphviz(program: str, args: list[str], source: str | bytes, *, timeout: float = 120) -> bytes:
+    """Run a Graphviz program on DOT source and return its output."""
+    binary = dot_binary(program)
+    data = source.encode("utf-8") if isinstance(source, str) else source
+    try:
+        done = subprocess.run([binary, *args], input=data, capture_output=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise GraphvizError(f"{program} took longer than {timeout:g} s") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GraphvizError(f"{program} failed: {message[0] if message else 'exit status ' + str(done.returncode)}")
+    return done.stdout
+
+
+def _ranksep(scene: Scene) -> float:
+    labelled = any(it.edge_label for it in scene.items)
+    return 0.42 if labelled else 0.28
+
+
+def layout_dot(scene: Scene) -> str:
+    """The DOT text Graphviz lays out: fixed-size, label-free boxes in tree order."""
+    lines = [
+        "digraph layout {",
+        f"  graph [ordering=out, nodesep=0.14, ranksep={_ranksep(scene):.2f}, margin=0, splines=false];",
+        f'  node [shape=box, fixedsize=true, label="", height={scene.height / 72:.3f}];',
+    ]
+    for it in scene.items:
+        lines.append(f"  {it.id} [width={it.width / 72:.3f}];")
+    for it in scene.items:
+        if it.parent >= 0:
+            lines.append(f"  {scene.items[it.parent].id} -> {it.id};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _key(scene: Scene) -> tuple[object, ...]:
+    return (
+        id(scene.tree),
+        round(scene.height, 2),
+        _ranksep(scene),
+        tuple((it.parent, round(it.width, 1)) for it in scene.items),
+    )
+
+
+def layout(scene: Scene) -> Layout:
+    """The positions of a scene's items (one ``dot`` call per distinct scene, then cached)."""
+    key = _key(scene)
+    cached = _CACHE.get(key)
+    if cached is not None and cached_tree_alive(key, scene):
+        _CACHE.move_to_end(key)
+        return cached
+    if len(scene.items) == 1:
+        it = scene.items[0]
+        result = Layout(
+            (MARGIN + it.width / 2,), (MARGIN + scene.height / 2,), it.width + 2 * MARGIN, scene.height + 2 * MARGIN
+        )
+    else:
+        result = _parse_plain(run_graphviz("dot", ["-Tplain"], layout_dot(scene)).decode("utf-8"), scene)
+    _CACHE[key] = result
+    _TREES[key] = scene.tree
+    while len(_CACHE) > _CACHE_SIZE:
+        old, _ = _CACHE.popitem(last=False)
+        _TREES.pop(old, None)
+    return result
+
+
+_TREES: dict[tuple[object, ...], object] = {}
+"""The tree of each cached layout, held so that its id() cannot be reused while cached."""
+
+
+def cached_tree_alive(key: tuple[object, ...], scene: Scene) -> bool:
+    return _TREES.get(key) is scene.tree
+
+
+def _parse_plain(text: str, scene: Scene) -> Layout:
+    width = height = 0.0
+    centres: dict[str, tuple[float, float]] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "graph":
+            width, height = float(parts[2]) * 72, float(parts[3]) * 72
+        elif parts[0] == "node":
+            centres[parts[1]] = (float(parts[2]) * 72, float(parts[3]) * 72)
+    try:
+        xs = tuple(MARGIN + centres[it.id][0] for it in scene.items)
+        ys = tuple(MARGIN + height - centres[it.id][1] for it in scene.items)
+    except KeyError as missing:
+        raise GraphvizError(f"dot's layout has no position for node {missing}") from None
+    return Layout(xs, ys, width + 2 * MARGIN, height + 2 * MARGIN)

@@ -1,0 +1,148 @@
+"""The step-through player, side-by-side comparison, and a Result's Jupyter display.
+
+>>> import expectviz as ev
+>>> r = ev.alphabeta(ev.textbook("aima-fig-5.2"))
+>>> p = play(r)
+>>> p
+Player(algorithm='alphabeta', steps=23)
+>>> p.step = 13                      # what the slider does; the diagram and the sentence follow
+>>> p.explanation.value[:40]
+'<b>Step 13 of 23.</b> C is a MIN node wh'
+>>> p.frame.node((1, 1)).status
+'pruned'
+
+The controls: ``Play``/pause (``widgets.Play``, linked in the browser to the
+step slider, so playing needs no round trip through the kernel), the speed in
+milliseconds per step, first/previous/next/last, and "next cutoff".  A focused
+slider also steps with the arrow keys and Home/End.  The diagram is a
+``widgets.HTML`` holding inline SVG drawn in Python on a layout computed once
+(see :mod:`expectviz.render.layout`); the side panel lists the call stack
+with each node's window, value so far and, for chance nodes, bounds.
+
+ipywidgets is imported when a widget is made, not with this module, so that a
+Result still displays (as SVG and text) where ipywidgets is missing.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import TYPE_CHECKING, Any
+
+from ..search import Result
+from ..trace import Trace
+from .diagram import draw
+from .scene import DEFAULT_MAX_NODES
+
+if TYPE_CHECKING:
+    from ._widgets import Compare, Player
+
+__all__ = ["Player", "Compare", "play", "compare", "result_mimebundle", "align_steps"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Player", "Compare"):
+        from . import _widgets
+
+        return getattr(_widgets, name)
+    raise AttributeError(f"module 'expectviz.render.player' has no attribute {name!r}")
+
+
+def align_steps(leader: Trace, follower: Trace) -> list[int]:
+    """For each step of ``leader``, the step of ``follower`` shown beside it.
+
+    Steps are aligned by what happens, not by the clock: an event of the
+    follower (a visit, a leaf, a backup, a cutoff... of some node) waits until
+    the leader has done the same event at the same node; events the leader
+    never does (the subtrees alpha-beta prunes, say) do not wait.  So two
+    searches of one tree stand at the same place in it: at alpha-beta's cutoff
+    at C (AIMA Fig. 5.5), minimax has searched c2 and c3 and waits to back up C.
+    A trace aligned with itself steps in lockstep.
+
+    >>> import expectviz as ev
+    >>> tree = ev.textbook("aima-fig-5.2")
+    >>> m, a = ev.minimax(tree), ev.alphabeta(tree)
+    >>> steps = align_steps(a.trace, m.trace)
+    >>> steps[0], steps[13], steps[-1], len(m.trace)
+    (0, 16, 26, 26)
+    """
+
+    def keys(trace: Trace) -> list[tuple[str, tuple[int, ...], int]]:
+        seen: dict[tuple[str, tuple[int, ...]], int] = {}
+        out = []
+        for event in trace:
+            key = (event.kind, event.path)
+            seen[key] = seen.get(key, 0) + 1
+            out.append((event.kind, event.path, seen[key]))
+        return out
+
+    done_at = {key: i + 1 for i, key in enumerate(keys(leader))}
+    gates: list[int] = []
+    gate = 0
+    for key in keys(follower):
+        gate = max(gate, done_at.get(key, 0))
+        gates.append(gate)
+    return [bisect_right(gates, k) for k in range(len(leader) + 1)]
+
+
+def play(
+    result: Result | Trace,
+    *,
+    step: int = 0,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    interval: int = 700,
+    legend: bool = True,
+) -> Player:
+    """A player for one search (the search must have been run with ``trace=True``).
+
+    Args:
+        result: a Result (or its Trace).
+        step: the step shown first (0: before the search; -1: the end).
+        max_nodes: larger trees are drawn with collapsed subtrees (see :func:`expectviz.render.draw`).
+        interval: milliseconds per step when playing (the speed slider changes it).
+        legend: draw the key under the diagram.
+    """
+    from ._widgets import Player
+
+    return Player(result, step=step, max_nodes=max_nodes, interval=interval, legend=legend)
+
+
+def compare(
+    result_a: Result,
+    result_b: Result,
+    *,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    interval: int = 700,
+    legend: bool = True,
+) -> Compare:
+    """Two searches of the same tree side by side, with their node counts, stepped by one slider.
+
+    The slider steps through ``result_a``; ``result_b`` follows, aligned
+    by the events at each node (see :func:`align_steps`): e.g. ``compare(ev.alphabeta(t), ev.minimax(t))``
+    shows minimax searching what alpha-beta prunes.
+    """
+    from ._widgets import Compare
+
+    return Compare(result_a, result_b, max_nodes=max_nodes, interval=interval, legend=legend)
+
+
+def result_mimebundle(result: Result) -> dict[str, Any]:
+    """How Jupyter shows a Result: the player, a static SVG of the end, and the text repr.
+
+    The SVG is what a notebook shows when opened without a kernel (GitHub,
+    a reopened JupyterLab).  Without ipywidgets: SVG and text; without
+    Graphviz's ``dot``: text only.  Never raises.
+    """
+    bundle: dict[str, Any] = {"text/plain": repr(result)}
+    try:
+        bundle["image/svg+xml"] = draw(result).svg
+    except Exception:  # no dot, or anything else: a repr must not fail
+        return bundle
+    if result.trace is None:
+        return bundle
+    try:
+        view = play(result, step=-1)._repr_mimebundle_()
+    except Exception:
+        return bundle
+    if view and "application/vnd.jupyter.widget-view+json" in view:
+        bundle["application/vnd.jupyter.widget-view+json"] = view["application/vnd.jupyter.widget-view+json"]
+    return bundle

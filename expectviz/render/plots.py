@@ -1,0 +1,369 @@
+"""How much pruning saves: leaves evaluated on random trees, measured and plotted.
+
+Each plot has a function that returns the numbers behind it as a plain dict
+(a list of x values under the axis name, then one list per curve), so that a
+notebook can print them as text that nbval checks; :func:`node_counts` finds
+them by the plot's name and :func:`counts_table` lays them out.
+
+>>> counts = leaf_counts_by_depth(3, range(1, 5), seed=0, samples=3)
+>>> print(counts_table(counts))
+depth                     1  2     3     4
+minimax                   3  9    27    81
+alphabeta (random order)  3  7  18.3  49.3
+alphabeta (worst order)   3  9    27  79.7
+alphabeta (best order)    3  5    11    17
+minimal tree              3  5    11    17
+
+The plots are :class:`matplotlib.figure.Figure` objects made without pyplot:
+nothing global changes and no backend is chosen.  They show themselves in
+Jupyter (as a PNG) when a cell ends with one.  matplotlib is imported only when
+a plot is drawn.  Trees come from :mod:`expectviz.games.random_trees`, seeded;
+sample ``i`` uses seed ``seed + i``.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..alphabeta import alphabeta
+from ..expectiminimax import expectiminimax
+from ..games.random_trees import chance_tree, minimal_tree_leaves, ordered_tree
+from ..minimax import minimax
+from ..star import star1, star2
+from ..tree import Node
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "Counts",
+    "leaf_counts_by_depth",
+    "leaf_counts_by_branching",
+    "chance_leaf_counts",
+    "percent_saved",
+    "node_counts",
+    "counts_table",
+    "plot_leaves_vs_depth",
+    "plot_leaves_vs_branching",
+    "plot_chance_pruning",
+]
+
+Counts = dict[str, list[float]]
+"""The numbers behind a plot: the x values under the axis name, then one list per curve."""
+
+MINIMAX = "minimax"
+MINIMAL = "minimal tree"
+ALPHABETA = {ordering: f"alphabeta ({ordering} order)" for ordering in ("random", "worst", "best")}
+EXPECTIMINIMAX = "expectiminimax"
+STAR = {
+    (name, ordering): f"{name} ({ordering} order)" for ordering in ("random", "best") for name in ("star1", "star2")
+}
+
+# How each curve is drawn, by its key: the same curve looks the same in every plot.
+_STYLE: dict[str, dict[str, Any]] = {
+    MINIMAX: {"color": "black", "marker": "o"},
+    ALPHABETA["worst"]: {"color": "tab:red", "marker": "v"},
+    ALPHABETA["random"]: {"color": "tab:blue", "marker": "s"},
+    ALPHABETA["best"]: {"color": "tab:green", "marker": "^", "markersize": 8},
+    MINIMAL: {"color": "0.4", "linestyle": "--", "marker": ""},
+    EXPECTIMINIMAX: {"color": "black", "marker": "o"},
+    STAR["star1", "random"]: {"color": "tab:blue", "marker": "s"},
+    STAR["star2", "random"]: {"color": "tab:orange", "marker": "D"},
+    STAR["star1", "best"]: {"color": "tab:blue", "marker": "s", "linestyle": ":"},
+    STAR["star2", "best"]: {"color": "tab:orange", "marker": "D", "linestyle": ":"},
+}
+
+
+# ---------------------------------------------------------------- the numbers
+
+
+def leaf_counts_by_depth(
+    branching: int = 3, depths: Iterable[int] = range(1, 8), *, seed: int = 0, samples: int = 5
+) -> Counts:
+    """Leaves evaluated by minimax and alpha-beta on uniform trees, by depth.
+
+    Alpha-beta runs on the same ``samples`` games (:func:`ordered_tree`) in a
+    random, the worst and the best move order; each count is the mean over the
+    samples.  ``minimal tree`` is Knuth and Moore's b^ceil(d/2) + b^floor(d/2) - 1,
+    which best order reaches exactly.
+
+    >>> counts = leaf_counts_by_depth(2, [1, 2, 3], samples=2)
+    >>> counts["alphabeta (best order)"] == counts["minimal tree"] == [2, 3, 5]
+    True
+    """
+    depths = list(depths)
+    return _minimax_counts("depth", depths, [(branching, d) for d in depths], seed=seed, samples=samples)
+
+
+def leaf_counts_by_branching(
+    depth: int = 4, branchings: Iterable[int] = range(2, 9), *, seed: int = 0, samples: int = 5
+) -> Counts:
+    """Leaves evaluated by minimax and alpha-beta on uniform trees, by branching factor.
+
+    As :func:`leaf_counts_by_depth`, with the depth fixed.
+
+    >>> leaf_counts_by_branching(2, [2, 3], samples=1)["minimal tree"]
+    [3, 5]
+    """
+    branchings = list(branchings)
+    return _minimax_counts("branching", branchings, [(b, depth) for b in branchings], seed=seed, samples=samples)
+
+
+def chance_leaf_counts(
+    depths: Iterable[int] = range(2, 9),
+    *,
+    seed: int = 0,
+    samples: int = 5,
+    bounds: tuple[int, int] = (-10, 10),
+    branching: int = 3,
+    outcomes: int = 2,
+) -> Counts:
+    """Leaves evaluated by expectiminimax, Star1 and Star2 on regular chance trees, by depth.
+
+    The trees (:func:`chance_tree`) repeat MAX, chance, MIN, chance with
+    ``branching`` moves and ``outcomes`` equally likely outcomes; the depth
+    counts chance levels.  Star1 and Star2 run with the given ``bounds`` in a
+    random and the best move order (the same games); expectiminimax evaluates
+    every leaf, whatever the order.  Each count is the mean over the samples.
+    A leaf that Star2 evaluates twice (once while probing, once in the full
+    search) counts twice.
+
+    >>> counts = chance_leaf_counts([2, 3], samples=2)
+    >>> counts["depth"], counts["expectiminimax"]
+    ([2, 3], [6.0, 18.0])
+    """
+    depths = list(depths)
+    _check_samples(samples)
+    counts: Counts = {"depth": list(depths), EXPECTIMINIMAX: []}
+    counts.update({key: [] for key in STAR.values()})
+    for depth in depths:
+        totals = dict.fromkeys(counts, 0)
+        for ordering in ("random", "best"):
+            for sample in range(samples):
+                tree = chance_tree(branching, outcomes, depth, seed=seed + sample, bounds=bounds, ordering=ordering)
+                if ordering == "random":
+                    totals[EXPECTIMINIMAX] += _leaves(expectiminimax, tree)
+                for name, search in (("star1", star1), ("star2", star2)):
+                    totals[STAR[name, ordering]] += _leaves(search, tree, bounds=bounds)
+        for key in counts:
+            if key != "depth":
+                counts[key].append(totals[key] / samples)
+    return counts
+
+
+def percent_saved(counts: Mapping[str, Sequence[float]], *, baseline: str = EXPECTIMINIMAX) -> Counts:
+    """Each curve's leaves saved against ``baseline``, in per cent (negative: more leaves).
+
+    >>> percent_saved({"depth": [1, 2], "expectiminimax": [4, 8], "star1 (random order)": [4, 6]})
+    {'depth': [1, 2], 'star1 (random order)': [0.0, 25.0]}
+    """
+    if baseline not in counts:
+        raise ValueError(f"baseline {baseline!r} is not one of the curves " + ", ".join(map(repr, list(counts)[1:])))
+    axis = next(iter(counts))
+    saved: Counts = {axis: list(counts[axis])}
+    for key, values in counts.items():
+        if key not in (axis, baseline):
+            saved[key] = [100 * (1 - v / b) for v, b in zip(values, counts[baseline], strict=True)]
+    return saved
+
+
+_COUNTS: dict[str, Callable[..., Counts]] = {
+    "leaves_vs_depth": leaf_counts_by_depth,
+    "leaves_vs_branching": leaf_counts_by_branching,
+    "chance_pruning": chance_leaf_counts,
+}
+
+
+def node_counts(plot: str, **options: Any) -> Counts:
+    """The numbers behind a plot, by the plot's name (without ``plot_``); options as for the plot.
+
+    >>> node_counts("leaves_vs_branching", depth=2, branchings=[2, 3, 4], samples=1)["minimal tree"]
+    [3, 5, 7]
+    """
+    if plot not in _COUNTS:
+        raise ValueError(f"plot {plot!r} is not one of " + ", ".join(map(repr, _COUNTS)))
+    return _COUNTS[plot](**options)
+
+
+def counts_table(counts: Mapping[str, Sequence[float]]) -> str:
+    """The numbers as a text table: one row per curve, one column per x value.
+
+    Whole numbers are written without decimals, others with at most one.
+
+    >>> print(counts_table({"depth": [1, 2], "minimax": [3, 9], "alphabeta (random order)": [3, 6.5]}))
+    depth                     1    2
+    minimax                   3    9
+    alphabeta (random order)  3  6.5
+    """
+    rows = [[key] + [_number_text(v) for v in values] for key, values in counts.items()]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the plots
+
+
+def plot_leaves_vs_depth(
+    branching: int = 3, depths: Iterable[int] = range(1, 8), *, seed: int = 0, samples: int = 5
+) -> Figure:
+    """Leaves evaluated against depth: minimax, alpha-beta in three move orders, the minimal tree.
+
+    The numbers are :func:`leaf_counts_by_depth`.
+
+    >>> fig = plot_leaves_vs_depth(2, range(1, 4), samples=1)
+    >>> fig.axes[0].get_title()
+    'Leaves evaluated on uniform trees, branching 2'
+    """
+    counts = leaf_counts_by_depth(branching, depths, seed=seed, samples=samples)
+    fig = _new_figure()
+    ax = fig.add_subplot()
+    _draw(ax, counts, log=True)
+    ax.set_title(f"Leaves evaluated on uniform trees, branching {branching}")
+    ax.set_xlabel("depth d (plies)")
+    ax.set_ylabel(f"leaves evaluated (mean of {samples})")
+    return fig
+
+
+def plot_leaves_vs_branching(
+    depth: int = 4, branchings: Iterable[int] = range(2, 9), *, seed: int = 0, samples: int = 5
+) -> Figure:
+    """Leaves evaluated against branching factor: minimax, alpha-beta in three move orders, the minimal tree.
+
+    The numbers are :func:`leaf_counts_by_branching`.
+
+    >>> plot_leaves_vs_branching(2, range(2, 4), samples=1).axes[0].get_xlabel()
+    'branching factor b'
+    """
+    counts = leaf_counts_by_branching(depth, branchings, seed=seed, samples=samples)
+    fig = _new_figure()
+    ax = fig.add_subplot()
+    _draw(ax, counts, log=True)
+    ax.set_title(f"Leaves evaluated on uniform trees, depth {depth}")
+    ax.set_xlabel("branching factor b")
+    ax.set_ylabel(f"leaves evaluated (mean of {samples})")
+    return fig
+
+
+def plot_chance_pruning(
+    depths: Iterable[int] = range(2, 9),
+    *,
+    seed: int = 0,
+    samples: int = 5,
+    bounds: tuple[int, int] = (-10, 10),
+    branching: int = 3,
+    outcomes: int = 2,
+) -> Figure:
+    """Pruning at chance nodes: leaves evaluated by expectiminimax, Star1 and Star2, and the share saved.
+
+    Left, leaves evaluated against depth (log scale); right, the per cent of
+    expectiminimax's leaves that Star1 and Star2 save.  The numbers are
+    :func:`chance_leaf_counts` and :func:`percent_saved`.
+
+    >>> fig = plot_chance_pruning([2, 3], samples=1)
+    >>> [ax.get_title() for ax in fig.axes]
+    ['Leaves evaluated', 'Leaves saved against expectiminimax']
+    """
+    counts = chance_leaf_counts(
+        depths, seed=seed, samples=samples, bounds=bounds, branching=branching, outcomes=outcomes
+    )
+    fig = _new_figure(figsize=(11, 4.5))
+    left, right = fig.subplots(1, 2)
+    _draw(left, counts, log=True)
+    left.set_title("Leaves evaluated")
+    left.set_ylabel(f"leaves evaluated (mean of {samples})")
+    right.axhline(0, color="0.75", linewidth=0.8, zorder=0)
+    _draw(right, percent_saved(counts), log=False)
+    right.set_title("Leaves saved against expectiminimax")
+    right.set_ylabel("leaves saved (%)")
+    for ax in (left, right):
+        ax.set_xlabel("depth (plies, chance levels included)")
+    low, high = bounds
+    fig.suptitle(
+        f"Pruning at chance nodes: {branching} moves, {outcomes} equally likely outcomes, leaves in [{low}, {high}]"
+    )
+    return fig
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _minimax_counts(axis: str, xs: list[int], shapes: list[tuple[int, int]], *, seed: int, samples: int) -> Counts:
+    _check_samples(samples)
+    counts: Counts = {axis: list(xs), MINIMAX: []}
+    counts.update({ALPHABETA[o]: [] for o in ("random", "worst", "best")})
+    counts[MINIMAL] = []
+    for branching, depth in shapes:
+        totals = dict.fromkeys(counts, 0)
+        for ordering in ("random", "worst", "best"):
+            for sample in range(samples):
+                tree = ordered_tree(branching, depth, seed=seed + sample, ordering=ordering)
+                if ordering == "random":
+                    totals[MINIMAX] += _leaves(minimax, tree)
+                totals[ALPHABETA[ordering]] += _leaves(alphabeta, tree)
+        for key in (MINIMAX, *ALPHABETA.values()):
+            counts[key].append(totals[key] / samples)
+        counts[MINIMAL].append(minimal_tree_leaves(branching, depth))
+    return counts
+
+
+def _leaves(search: Callable[..., Any], tree: Node, **options: Any) -> int:
+    """Leaves evaluated by one untraced search."""
+    leaves: int = search(tree, trace=False, **options).stats.leaves_evaluated
+    return leaves
+
+
+def _check_samples(samples: int) -> None:
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise ValueError(f"samples must be a whole number >= 1, not {samples!r}")
+
+
+def _number_text(x: float) -> str:
+    rounded = round(x, 1)
+    if float(rounded).is_integer():
+        return str(int(rounded))
+    return f"{rounded:.1f}"
+
+
+def _draw(ax: Axes, counts: Mapping[str, Sequence[float]], *, log: bool) -> None:
+    """One line per curve, x values from the first entry; a legend; integer x ticks."""
+    axis = next(iter(counts))
+    xs = counts[axis]
+    for key, values in counts.items():
+        if key == axis:
+            continue
+        label = key
+        if key == MINIMAL:
+            label = "minimal tree $b^{\\lceil d/2 \\rceil} + b^{\\lfloor d/2 \\rfloor} - 1$"
+        ax.plot(xs, values, label=label, **_STYLE.get(key, {}))
+    if log:
+        ax.set_yscale("log")
+    ax.set_xticks(xs)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize="small")
+
+
+@functools.cache
+def _figure_class() -> type[Figure]:
+    """A Figure that Jupyter shows as a PNG even when pyplot was never imported."""
+    from matplotlib.figure import Figure
+
+    class PlotFigure(Figure):
+        def _repr_png_(self) -> bytes:
+            buffer = io.BytesIO()
+            self.savefig(buffer, format="png")
+            return buffer.getvalue()
+
+    PlotFigure.__name__ = PlotFigure.__qualname__ = "Figure"  # so its repr reads <Figure size ... with 1 Axes>
+    return PlotFigure
+
+
+def _new_figure(*, figsize: tuple[float, float] = (7, 4.5)) -> Figure:
+    return _figure_class()(figsize=figsize, layout="constrained")

@@ -1,0 +1,480 @@
+"""What a diagram shows: which nodes are drawn, and how each looks at one step.
+
+A :class:`Scene` is made once per tree (and trace): it picks the nodes to draw
+(at most ``max_nodes``; the rest are collapsed into "+N nodes" summaries), and
+fixes every drawn item's size, so that one Graphviz layout serves every frame.
+:meth:`Scene.paint` turns a :class:`~expectviz.trace.Frame` into the per-item
+looks, in pure Python; the SVG and DOT writers only format them.
+
+Which nodes are kept when the tree is too big: first the nodes the search
+visits, level by level from the root (so the explored part near the root, with
+its backed-up values, is always shown), then unvisited nodes level by level
+while room is left.  Children that are not kept are summarised per parent:
+each run of consecutive hidden siblings becomes one "+N nodes" box, N counting
+every node in those subtrees.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..trace import Frame, NodeState, Trace
+from ..tree import CHANCE, LEAF, MAX, MIN, Node, format_probability
+from .style import LINE_HEIGHT, SHAPE, SMALL_SIZE, interval, number, shorten, text_width
+
+__all__ = ["Scene", "Item", "Paint", "ItemPaint", "DEFAULT_MAX_NODES", "MORE"]
+
+DEFAULT_MAX_NODES = 150
+"""Trees with more nodes than this are drawn with collapsed subtrees."""
+
+MORE = "more"
+"""The kind of a summary item standing for hidden subtrees."""
+
+Path = tuple[int, ...]
+
+_WINDOWED = ("alphabeta", "star1", "star2")
+_STAR = ("star1", "star2")
+
+
+@dataclass(slots=True)
+class Item:
+    """One drawn box of the diagram: a tree node, or a summary of hidden siblings."""
+
+    id: str
+    """The DOT node name, ``n0`` (the root), ``n1``, ... in preorder."""
+    path: Path
+    """The node's path; for a summary, the path of its first hidden sibling."""
+    kind: str
+    """``max``, ``min``, ``chance``, ``leaf`` or ``more``."""
+    parent: int
+    """Index of the parent item in :attr:`Scene.items` (-1 for the root)."""
+    depth: int
+    name: str
+    """The node's name ("" if none)."""
+    edge_label: str
+    """Move label and probability for the edge from the parent ("" if none)."""
+    leaf_text: str
+    """A leaf's utility; a summary's "+N nodes"; else ""."""
+    slots: tuple[str, ...]
+    """The annotation lines this item may show under its shape (fixed for the whole trace)."""
+    width: float
+    """Layout box width in points (shape plus room for labels beside and below it)."""
+    shape_width: float
+    hidden: int = 0
+    """For a summary: how many nodes it stands for."""
+    covers: tuple[int, ...] = ()
+    """For a summary: the child indices (under the parent's path) it stands for."""
+
+
+@dataclass(slots=True)
+class ItemPaint:
+    """How one item looks at one step."""
+
+    status: str
+    value: str = ""
+    """Text beside the shape: the backed-up value or a bound (``≥ 3``)."""
+    lines: tuple[str, ...] = ()
+    """Annotation lines, one per slot ("" when the slot is empty at this step)."""
+    edge: str = "unvisited"
+    """The edge from the parent: ``normal``, ``unvisited``, ``stack`` or ``pruned``."""
+    cut_mark: bool = False
+    """True on the edge of a child that a cutoff pruned directly."""
+    known: str = ""
+    """The node's value so far, for its tooltip ("" if none)."""
+
+
+@dataclass(slots=True)
+class Paint:
+    """One frame's looks, item by item."""
+
+    step: int
+    steps: int
+    items: list[ItemPaint]
+    caption: str
+    explanation: str
+
+
+@dataclass
+class Scene:
+    """The items of one diagram, fixed for every frame of a trace."""
+
+    tree: Node
+    trace: Trace | None
+    max_nodes: int | None
+    items: list[Item] = field(default_factory=list)
+    index: dict[Path, int] = field(default_factory=dict)
+    """Item index of every drawn tree node, by path."""
+    summary_of: dict[tuple[Path, int], int] = field(default_factory=dict)
+    """Item index of the summary holding child ``i`` of the node at ``path``."""
+    total_nodes: int = 0
+    algorithm: str | None = None
+    height: float = 0.0
+    """Layout box height of every item (one height keeps each level's shapes in line)."""
+    _tooltips: list[str] | None = None
+
+    def __post_init__(self) -> None:
+        self.algorithm = self.trace.algorithm if self.trace is not None else None
+        self._build()
+
+    # ---------------------------------------------------------------- building
+
+    def _build(self) -> None:
+        sizes = _subtree_sizes(self.tree)
+        self.total_nodes = sizes[id(self.tree)]
+        keep = self._choose(sizes)
+        windowed = self.algorithm in _WINDOWED
+        star = self.algorithm in _STAR
+        most_slots = 0
+        # Preorder over kept nodes, with one summary for each run of hidden children.
+        stack: list[tuple[Path, Node | _RunMarker, int, int]] = [((), self.tree, -1, 0)]
+        while stack:
+            path, entry, parent, depth = stack.pop()
+            if isinstance(entry, _RunMarker):
+                self._add_summary(path, entry, parent, depth)
+                continue
+            node = entry
+            parent_kind = self.items[parent].kind if parent >= 0 else None
+            slots = _slots(node, parent_kind, windowed=windowed, star=star, algorithm=self.algorithm)
+            most_slots = max(most_slots, len(slots))
+            me = len(self.items)
+            self.items.append(self._item(me, path, node, parent, depth, slots))
+            self.index[path] = me
+            pending: list[tuple[Path, Node | _RunMarker, int, int]] = []
+            run: list[int] = []
+            kids = node.children
+            for i, child in enumerate((*kids, None)):
+                if child is not None and path + (i,) not in keep:
+                    run.append(i)
+                    continue
+                if run:
+                    size = sum(sizes[id(kids[j])] for j in run)
+                    pending.append((path + (run[0],), _RunMarker(tuple(run), size), me, depth + 1))
+                    run = []
+                if child is not None:
+                    pending.append((path + (i,), child, me, depth + 1))
+            stack.extend(reversed(pending))
+        self.height = SHAPE + 6 + most_slots * LINE_HEIGHT
+
+    def _add_summary(self, first: Path, marker: _RunMarker, parent: int, depth: int) -> None:
+        me = len(self.items)
+        text = f"+{marker.size}"
+        width = text_width(text, SMALL_SIZE) + 14
+        parent_path = first[:-1]
+        self.items.append(
+            Item(
+                id=f"n{me}",
+                path=first,
+                kind=MORE,
+                parent=parent,
+                depth=depth,
+                name="",
+                edge_label="",
+                leaf_text=text,
+                slots=(),
+                width=width + 8,
+                shape_width=width,
+                hidden=marker.size,
+                covers=marker.children,
+            )
+        )
+        for i in marker.children:
+            self.summary_of[(parent_path, i)] = me
+
+    def _item(self, me: int, path: Path, node: Node, parent: int, depth: int, slots: tuple[str, ...]) -> Item:
+        name = node.name or ""
+        edge = " ".join(
+            part
+            for part in (node.move or "", format_probability(node.probability) if node.probability is not None else "")
+            if part
+        )
+        if node.kind == LEAF:
+            leaf_text = number(node.value)
+            shape_w = max(SHAPE, text_width(leaf_text) + 12)
+        else:
+            leaf_text = ""
+            shape_w = SHAPE + 6 if node.kind in (MAX, MIN) else SHAPE
+        side = 0.0
+        if node.kind != LEAF:
+            value_w = text_width("\u2265 " + self._widest_number(), 13.0)
+            name_w = text_width(shorten(name, 12)) if len(name) > 2 else 0.0
+            side = max(value_w, name_w) + 6
+        elif node.evaluation is not None or node.name:
+            side = text_width(shorten(name, 12)) + 6
+        below = max((text_width(s + " " + self._widest_interval(), SMALL_SIZE) for s in slots), default=0.0)
+        width = max(shape_w + 2 * side, below + 6, text_width(shorten(edge, 24), SMALL_SIZE) + 8)
+        return Item(
+            id=f"n{me}",
+            path=path,
+            kind=node.kind,
+            parent=parent,
+            depth=depth,
+            name=name,
+            edge_label=edge,
+            leaf_text=leaf_text,
+            slots=slots,
+            width=width,
+            shape_width=shape_w,
+        )
+
+    def _widest_number(self) -> str:
+        cached: str | None = getattr(self, "_widest", None)
+        if cached is None:
+            texts = ["+\u221e"]
+            for node in _preorder(self.tree, limit=5000):
+                for x in (node.value, node.evaluation):
+                    if x is not None:
+                        texts.append(number(x))
+            cached = max(texts, key=len)
+            if any("." in t or "/" in t for t in texts):
+                cached = cached + "00"  # averages of fractions grow a digit or two
+            self._widest = cached
+        return cached
+
+    def _widest_interval(self) -> str:
+        w = self._widest_number()
+        return f"[{w}, {w}]"
+
+    def _choose(self, sizes: dict[int, int]) -> set[Path]:
+        """The paths to draw: everything when it fits, else visited nodes first, level by level."""
+        limit = self.max_nodes
+        if limit is None or self.total_nodes <= limit:
+            return {path for path, _ in _walk(self.tree)}
+        limit = max(limit, 1)
+        keep: set[Path] = {()}
+        visited: set[Path] = set()
+        if self.trace is not None:
+            visited = _visited_paths(self.trace)
+        for only_visited in (True, False):
+            queue: deque[tuple[Path, Node]] = deque([((), self.tree)])
+            while queue and len(keep) < limit:
+                path, node = queue.popleft()
+                for i, child in enumerate(node.children):
+                    child_path = path + (i,)
+                    if only_visited and child_path not in visited:
+                        continue
+                    if child_path not in keep:
+                        if len(keep) >= limit:
+                            break
+                        keep.add(child_path)
+                    queue.append((child_path, child))
+        return keep
+
+    # ---------------------------------------------------------------- painting
+
+    def paint(self, frame: Frame | None) -> Paint:
+        """The looks of every item at ``frame`` (None: the bare tree, no search state)."""
+        trace = self.trace
+        steps = len(trace) if trace is not None else 0
+        if frame is None:
+            looks = [ItemPaint("plain", lines=tuple("" for _ in it.slots), edge="normal") for it in self.items]
+            caption = self._caption(None)
+            return Paint(0, 0, looks, caption, "")
+        stack_items = self._stack_items(frame)
+        current_item = self._locate(frame.current) if frame.current is not None else None
+        looks = []
+        for k, it in enumerate(self.items):
+            if it.kind == MORE:
+                look = self._paint_summary(it, frame, k in stack_items, current_item == k)
+            else:
+                look = self._paint_node(it, frame.node(it.path))
+                if look.status == "active" and current_item == k:
+                    look.status = "current"
+            if it.parent >= 0:
+                if look.status == "pruned":
+                    look.edge = "pruned"
+                    look.cut_mark = looks[it.parent].status != "pruned"
+                elif k in stack_items or look.status == "current":
+                    look.edge = "stack"
+                elif look.status in ("done", "probed", "active"):
+                    look.edge = "normal"
+                else:
+                    look.edge = "unvisited"
+            looks.append(look)
+        return Paint(frame.step, steps, looks, self._caption(frame), frame.explanation)
+
+    def _locate(self, path: Path) -> int | None:
+        """The item drawing ``path``: its own, or the summary holding it."""
+        for depth in range(len(path) + 1):
+            prefix = path[:depth]
+            if prefix not in self.index:
+                return self.summary_of.get((prefix[:-1], prefix[-1]))
+        return self.index[path]
+
+    def _stack_items(self, frame: Frame) -> set[int]:
+        found: set[int] = set()
+        for path in frame.stack:
+            k = self._locate(path)
+            if k is not None:
+                found.add(k)
+        return found
+
+    def _paint_summary(self, it: Item, frame: Frame, on_stack: bool, is_current: bool) -> ItemPaint:
+        parent_path = it.path[:-1]
+        statuses = {frame.node(parent_path + (i,)).status for i in it.covers}
+        if is_current:
+            status = "current"
+        elif on_stack:
+            status = "active"
+        elif statuses == {"pruned"}:
+            status = "pruned"
+        elif statuses <= {"done", "pruned", "probed"}:
+            status = "done"
+        else:
+            status = "unvisited"
+        return ItemPaint(status)
+
+    def _paint_node(self, it: Item, state: NodeState) -> ItemPaint:
+        status = state.status
+        value = ""
+        if it.kind != LEAF and state.value is not None:
+            value = self._value_text(it.kind, state)
+        elif it.kind == LEAF and status == "done" and state.value is not None and it.leaf_text == "":
+            value = number(state.value)
+        lines = []
+        for slot in it.slots:
+            lines.append(self._slot_text(slot, state))
+        return ItemPaint(
+            status, value=value, lines=tuple(lines), known=number(state.value) if state.value is not None else ""
+        )
+
+    def _value_text(self, kind: str, state: NodeState) -> str:
+        v = state.value
+        status = state.status
+        if status in ("active", "current"):
+            if kind == MAX:
+                return "\u2265 " + number(v)
+            if kind == MIN:
+                return "\u2264 " + number(v)
+            return ""  # a chance node's partial sum is no bound; its range says what is known
+        if state.cut:
+            if kind == MAX:
+                return "\u2265 " + number(v)
+            if kind == MIN:
+                return "\u2264 " + number(v)
+            window = state.window
+            if window is not None and v is not None and v <= window[0]:
+                return "\u2264 " + number(v)
+            return "\u2265 " + number(v)
+        return number(v)
+
+    def _slot_text(self, slot: str, state: NodeState) -> str:
+        if state.status in ("unvisited", "pruned"):
+            return ""
+        if slot == "window" and state.window is not None:
+            return "\u03b1\u03b2 " + interval(state.window)
+        if slot == "range":
+            lo, hi = state.range
+            if lo != hi and (state.status != "done" or state.cut):
+                return "range " + interval(state.range)
+            return ""
+        if slot == "bounds" and state.bounds is not None:
+            return "L,U " + interval(state.bounds)
+        if slot == "child_window" and state.child_window is not None:
+            return "\u03b1\u1d62\u03b2\u1d62 " + interval(state.child_window)
+        if slot == "probe" and state.probe is not None:
+            return "probe " + number(state.probe)
+        return ""
+
+    def tooltip(self, k: int, look: ItemPaint) -> str:
+        """The hover text of item ``k`` in one frame (plain text: escape it for the output format)."""
+        it = self.items[k]
+        if it.kind == MORE:
+            return f"{it.hidden} more nodes, not drawn (max_nodes={self.max_nodes})"
+        if self._tooltips is None:
+            self._tooltips = [self._tooltip_base(item) for item in self.items]
+        text = self._tooltips[k]
+        if look.status != "plain":
+            text += f": {look.status}"
+            if look.known:
+                text += f", value {look.known}"
+        return text
+
+    def _tooltip_base(self, it: Item) -> str:
+        if it.kind == MORE:
+            return ""
+        who = it.name or (self.trace.describe(it.path) if self.trace is not None else "")
+        kind = {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF: "leaf"}[it.kind]
+        text = f"{who} ({kind})" if who else kind
+        if it.path:
+            text += " at path " + "/".join(map(str, it.path))
+        return text
+
+    def _caption(self, frame: Frame | None) -> str:
+        shown = sum(1 for it in self.items if it.kind != MORE)
+        extra = f" (drawing {shown} of {self.total_nodes} nodes)" if shown < self.total_nodes else ""
+        if frame is None or self.trace is None:
+            return f"{self.total_nodes} nodes" + (f" ({shown} drawn)" if extra else "")
+        return f"{self.algorithm}: step {frame.step} of {len(self.trace)}{extra}"
+
+
+class _RunMarker:
+    """A run of hidden siblings, while the scene is being built."""
+
+    __slots__ = ("children", "size")
+
+    def __init__(self, children: tuple[int, ...], size: int) -> None:
+        self.children = children
+        self.size = size
+
+
+def _slots(
+    node: Node, parent_kind: str | None, *, windowed: bool, star: bool, algorithm: str | None
+) -> tuple[str, ...]:
+    """The annotation lines a node can show, in order (the same for every frame)."""
+    if algorithm is None:
+        return ()
+    slots: list[str] = []
+    if node.kind != LEAF:
+        if windowed:
+            slots.append("window")
+        slots.append("range")
+    if star and node.kind == CHANCE:
+        slots.append("bounds")
+    if star and parent_kind == CHANCE:
+        slots.append("child_window")
+        if algorithm == "star2" and node.kind != LEAF:
+            slots.append("probe")
+    return tuple(slots)
+
+
+def _walk(root: Node) -> Iterator[tuple[Path, Node]]:
+    stack: list[tuple[Path, Node]] = [((), root)]
+    while stack:
+        path, node = stack.pop()
+        yield path, node
+        for i in range(len(node.children) - 1, -1, -1):
+            stack.append((path + (i,), node.children[i]))
+
+
+def _preorder(root: Node, *, limit: int) -> Iterator[Node]:
+    stack = [root]
+    seen = 0
+    while stack and seen < limit:
+        node = stack.pop()
+        seen += 1
+        yield node
+        stack.extend(node.children)
+
+
+def _subtree_sizes(root: Node) -> dict[int, int]:
+    """Nodes in each subtree, by id() of its root (computed without recursion)."""
+    order: list[Node] = [root]
+    for node in order:
+        order.extend(node.children)
+    sizes: dict[int, int] = {}
+    for node in reversed(order):
+        sizes[id(node)] = 1 + sum(sizes[id(c)] for c in node.children)
+    return sizes
+
+
+def _visited_paths(trace: Trace) -> set[Path]:
+    visited: set[Path] = set()
+    for i in range(len(trace)):
+        if trace._kind[i] == 0:  # a visit
+            visited.add(trace.path_of(i))
+    return visited
+
+
+KIND_WORDS = {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF: "leaf", MORE: "hidden"}

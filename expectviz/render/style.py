@@ -1,0 +1,156 @@
+"""The look of a diagram: palette, sizes, number formats and text escaping.
+
+One table per concern, shared by the SVG writer (``svg.py``) and the DOT writer
+(``dot.py``), so that a PNG made by Graphviz and the SVG drawn in Python look
+alike.  Colours are the Okabe-Ito palette (safe for the common colour-vision
+deficiencies); every status also differs in line style, line width or fill
+lightness, so a greyscale print still tells them apart.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..tree import format_number
+
+__all__ = [
+    "OKABE_ITO",
+    "Look",
+    "LOOKS",
+    "STATUS_WORDS",
+    "number",
+    "interval",
+    "text_width",
+    "xml_escape",
+    "dot_escape",
+    "shorten",
+]
+
+OKABE_ITO = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+"""Okabe and Ito (2008), "Color Universal Design": eight colours most viewers can tell apart."""
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How a node in one status is drawn."""
+
+    fill: str
+    """Fill colour of the node's shape."""
+    stroke: str
+    """Outline colour."""
+    width: float
+    """Outline width in points."""
+    dash: str
+    """SVG ``stroke-dasharray`` ("" for a solid line)."""
+    text: str
+    """Colour of the node's own text (name, leaf value)."""
+    dot_style: str
+    """The matching Graphviz ``style`` attribute."""
+
+
+LOOKS: dict[str, Look] = {
+    # Lightness steps (greyscale): unvisited white, active very light + thick black outline, current orange
+    # + thickest outline + halo, done mid blue, probed light purple dashed, pruned light grey dashed.
+    "unvisited": Look("#FFFFFF", "#7A7A7A", 1.2, "", "#404040", "filled"),
+    "active": Look(OKABE_ITO["yellow"], "#000000", 2.6, "", "#000000", "filled,bold"),
+    "current": Look(OKABE_ITO["orange"], "#000000", 4.0, "", "#000000", "filled,bold"),
+    "done": Look(OKABE_ITO["sky_blue"], OKABE_ITO["blue"], 1.6, "", "#000000", "filled"),
+    "probed": Look("#EBCBDD", OKABE_ITO["reddish_purple"], 2.2, "6 3", "#000000", "filled,dashed"),
+    "pruned": Look("#EEEEEE", "#9A9A9A", 1.2, "3 3", "#8A8A8A", "filled,dashed"),
+}
+"""Node looks by NodeState status (``collapsed`` summaries reuse these)."""
+
+STATUS_WORDS = {
+    "current": "current step",
+    "active": "on the call stack",
+    "done": "finished (value known)",
+    "probed": "probed (Star2)",
+    "pruned": "pruned (never searched)",
+    "unvisited": "not reached yet",
+}
+"""Legend text for each status."""
+
+EDGE_COLOURS = {
+    "normal": "#000000",
+    "unvisited": "#9A9A9A",
+    "stack": OKABE_ITO["vermillion"],
+    "pruned": "#9A9A9A",
+}
+EDGE_WIDTHS = {"normal": 1.4, "unvisited": 1.0, "stack": 3.6, "pruned": 1.2}
+EDGE_DASHES = {"normal": "", "unvisited": "", "stack": "", "pruned": "4 3"}
+CUT_MARK = "\u2702"  # ✂ on the edge of every child a cutoff prunes
+CURRENT_HALO = OKABE_ITO["vermillion"]
+
+FONT = "Helvetica, Arial, sans-serif"
+FONT_SIZE = 14.0
+SMALL_SIZE = 11.0
+LINE_HEIGHT = 13.0
+SHAPE = 34.0
+"""Height of a node's shape in points (triangles are a little wider, leaf boxes grow with their text)."""
+LEAF_BOX = 24.0
+"""Height of a leaf's box in points."""
+MORE_BOX = 22.0
+"""Height of a "+N nodes" summary box in points."""
+
+
+def number(x: object) -> str:
+    """A value for a diagram: like format_number, but infinities as ``−∞``/``+∞``."""
+    if x is None:
+        return "?"
+    if isinstance(x, float) and math.isinf(x):
+        return "+\u221e" if x > 0 else "\u2212\u221e"
+    if isinstance(x, (int, float, Fraction)):
+        return format_number(x)
+    return str(x)
+
+
+def interval(pair: tuple[object, object]) -> str:
+    """``[a, b]`` with diagram numbers."""
+    return f"[{number(pair[0])}, {number(pair[1])}]"
+
+
+def text_width(text: str, size: float = FONT_SIZE) -> float:
+    """A generous estimate of the width of ``text`` in points (no font metrics needed)."""
+    return 0.62 * size * len(text)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_escape(text: str) -> str:
+    """Escape text for XML/HTML content and attribute values; drops characters XML cannot hold."""
+    if _NOT_XML.search(text):
+        text = _NOT_XML.sub("", text)
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def dot_escape(text: str, *, newline: str = "\\n") -> str:
+    """A DOT double-quoted string (with the quotes) whose label shows ``text`` literally.
+
+    Graphviz reads backslash escapes (``\\n``, ``\\N``) and HTML entities in
+    labels, so backslashes are doubled and ``&`` becomes ``&amp;``.  Newlines
+    in ``text`` become ``newline``: ``\\n`` (centred lines) or ``\\l`` (left-justified;
+    the last line then ends with it too).
+    """
+    text = "".join(ch for ch in text if ch == "\n" or ch >= " ")
+    text = text.replace("\\", "\\\\").replace('"', '\\"').replace("&", "&amp;")
+    if newline == "\\l":
+        text += "\n"
+    return '"' + text.replace("\n", newline) + '"'

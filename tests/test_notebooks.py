@@ -1,0 +1,315 @@
+"""The lesson notebooks: their shape, and that nbval really tests them.
+
+- Shape (STYLE.md, "Notebook hygiene"), read from the stored ``notebooks/NN-*.ipynb``: each opens with a
+  "What you'll learn" / "What you'll need" cell, its first code cell is ``import expectviz as ev``, there are no star
+  imports, ``%run``, ``%time`` or network access, execution counts run 1..n, every code cell has stored outputs unless
+  it is meant to print nothing, each cell tagged ``nbval-ignore-output`` is followed by a checked code cell, and the
+  metadata is stripped.
+- Mutations: an algorithm broken on purpose must make nbval fail on the lesson about it, in a cell that prints that
+  algorithm's values or counts; the same copy with the real algorithm must pass.  The break is made in the kernel by
+  a ``sitecustomize.py`` put first on PYTHONPATH, which rewrites one line of the algorithm's source (the package on
+  disk is not touched).  Re-run the notebooks with ``python scripts/run_notebooks.py`` after changing them.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK_DIR = ROOT / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]-*.ipynb"))
+SANITIZE = NOTEBOOK_DIR / "sanitize.cfg"
+
+nbformat = pytest.importorskip("nbformat")
+
+
+def load(path: Path) -> Any:
+    return nbformat.read(path, as_version=4)
+
+
+def code_cells(nb: Any) -> list[Any]:
+    return [cell for cell in nb.cells if cell.cell_type == "code"]
+
+
+def tags(cell: Any) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+each_notebook = pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+
+
+# ---- shape ------------------------------------------------------------------------------------------------------
+
+
+def test_the_lessons_are_there() -> None:
+    names = [p.name for p in NOTEBOOKS]
+    for prefix in ("00-", "01-", "02-", "03-"):
+        assert any(name.startswith(prefix) for name in names), f"no notebooks/{prefix}*.ipynb"
+    assert len({name[:2] for name in names}) == len(names), f"two notebooks share a number: {names}"
+
+
+@each_notebook
+def test_opens_with_what_you_learn_and_need(path: Path) -> None:
+    nb = load(path)
+    first = nb.cells[0]
+    assert first.cell_type == "markdown", "the first cell must be markdown"
+    text = first.source.lower().replace("’", "'")
+    assert first.source.lstrip().startswith("# "), "the first cell starts with the lesson's title (# ...)"
+    assert "what you'll learn" in text and "what you'll need" in text, (
+        "the first cell must have 'What you'll learn' and 'What you'll need'"
+    )
+
+
+@each_notebook
+def test_first_code_cell_imports_expectviz(path: Path) -> None:
+    cells = code_cells(load(path))
+    assert cells, "a lesson with no code"
+    assert cells[0].source.strip() == "import expectviz as ev"
+
+
+@each_notebook
+def test_markdown_before_every_code_cell(path: Path) -> None:
+    nb = load(path)
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            assert i > 0 and nb.cells[i - 1].cell_type == "markdown", (
+                f"cell {i} ({cell.source.splitlines()[0] if cell.source else 'empty'}) has no markdown before it"
+            )
+
+
+FORBIDDEN = [
+    (re.compile(r"^\s*from\s+\S+\s+import\s+\*", re.M), "a star import"),
+    (re.compile(r"^\s*%+\s*run\b", re.M), "%run"),
+    (re.compile(r"^\s*%+\s*(time|timeit|prun)\b", re.M), "%time/%timeit (timings are never deterministic)"),
+    (re.compile(r"^\s*!", re.M), "a shell escape (!...)"),
+    (re.compile(r"https?://"), "a URL in code (no network)"),
+    (
+        re.compile(r"\bimport\s+(requests|urllib|httpx|socket|http\.client)\b|\bfrom\s+(urllib|requests|http)\b"),
+        "network access",
+    ),
+    (re.compile(r"\bpip\s+install\b"), "installing packages"),
+    (re.compile(r"\bdatetime\.now\b|\btime\.time\(|\bperf_counter\(", re.M), "the clock (never deterministic)"),
+]
+
+
+@each_notebook
+def test_no_star_imports_run_time_or_network(path: Path) -> None:
+    for i, cell in enumerate(code_cells(load(path))):
+        for pattern, what in FORBIDDEN:
+            assert not pattern.search(cell.source), f"code cell {i} has {what}:\n{cell.source}"
+
+
+@each_notebook
+def test_execution_counts_run_1_to_n(path: Path) -> None:
+    counts = [cell.execution_count for cell in code_cells(load(path)) if cell.source.strip()]
+    assert counts == list(range(1, len(counts) + 1)), (
+        f"execution counts {counts}: re-run with `python scripts/run_notebooks.py {path.relative_to(ROOT)}`"
+    )
+
+
+def meant_to_print_nothing(source: str) -> bool:
+    """True when a cell only defines or imports: its last statement is no expression, and it never prints."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    if not tree.body or "print(" in source or "display(" in source:
+        return False
+    last = tree.body[-1]
+    return not isinstance(last, ast.Expr) or source.rstrip().endswith(";")
+
+
+@each_notebook
+def test_code_cells_have_stored_outputs(path: Path) -> None:
+    for i, cell in enumerate(code_cells(load(path))):
+        if not cell.source.strip():
+            assert not cell.outputs, f"code cell {i} is empty but has outputs"
+            continue
+        if cell.outputs:
+            assert all(o.output_type != "error" for o in cell.outputs) or "raises-exception" in tags(cell), (
+                f"code cell {i} stored an error:\n{cell.source}"
+            )
+            continue
+        assert meant_to_print_nothing(cell.source), (
+            f"code cell {i} has no stored output, so nbval cannot check it (run scripts/run_notebooks.py):\n"
+            f"{cell.source}"
+        )
+
+
+@each_notebook
+def test_ignored_outputs_are_followed_by_a_checked_cell(path: Path) -> None:
+    cells = code_cells(load(path))
+    for i, cell in enumerate(cells):
+        if "nbval-ignore-output" not in tags(cell):
+            continue
+        assert cell.outputs, f"code cell {i} is tagged nbval-ignore-output but shows nothing:\n{cell.source}"
+        assert i + 1 < len(cells), f"the last code cell ({i}) has its output ignored; add a checked cell after it"
+        after = cells[i + 1]
+        unchecked = {"nbval-ignore-output", "nbval-skip", "raises-exception"} & set(tags(after))
+        assert not unchecked, f"code cell {i + 1} after the ignored cell {i} is tagged {sorted(unchecked)}"
+        assert any(o.output_type in ("stream", "execute_result") for o in after.outputs), (
+            f"code cell {i + 1}, which checks the ignored cell {i}, has no text output:\n{after.source}"
+        )
+
+
+@each_notebook
+def test_metadata_is_stripped(path: Path) -> None:
+    nb = load(path)
+    assert "widgets" not in nb.metadata, "widget state is stored: run scripts/run_notebooks.py (it strips it)"
+    for i, cell in enumerate(nb.cells):
+        extra = set(cell.get("metadata", {})) - {"tags", "raw_mimetype"}
+        assert not extra, f"cell {i} keeps metadata {sorted(extra)}: run scripts/run_notebooks.py"
+        assert cell.get("id") == str(i), f"cell {i} has id {cell.get('id')!r}: run scripts/run_notebooks.py"
+        for output in cell.get("outputs", []):
+            text = output.get("text", "") + str(output.get("data", {}).get("text/plain", ""))
+            assert not re.search(r"at 0x[0-9a-f]{6,}", text), f"cell {i} prints a memory address: {text[:200]}"
+
+
+# ---- breaking an algorithm makes nbval fail -------------------------------------------------------------------
+
+# name: (module, a line of its source, the broken line, the lesson, what the failing cell's source must contain)
+MUTATIONS = {
+    # MIN cuts only when v < alpha, whatever prune_ties says: the ties that AIMA prunes are searched.
+    "alphabeta-min-cuts-only-below-alpha": (
+        "expectviz.alphabeta",
+        "if cuts(alpha, v):",
+        "if v < alpha:",
+        "02-",
+        "alphabeta(",
+    ),
+    # aima-python's expect_minmax: the probability-weighted sum divided again by the number of outcomes.
+    "expectiminimax-divides-by-outcomes": (
+        "expectviz.expectiminimax",
+        "v = v + p * v2",
+        "v = v + p * v2 / len(node.children)",
+        "03-",
+        "expectiminimax(",
+    ),
+}
+
+SITECUSTOMIZE = '''\
+"""Break one line of an expectviz algorithm in this process (tests/test_notebooks.py)."""
+import importlib
+import sys
+
+import expectviz
+
+MODULE, OLD, NEW = {module!r}, {old!r}, {new!r}
+module = importlib.import_module(MODULE)
+with open(module.__file__, encoding="utf-8") as handle:
+    source = handle.read()
+if source.count(OLD) != 1:
+    sys.exit(f"sitecustomize: {{OLD!r}} is not exactly once in {{module.__file__}}; update tests/test_notebooks.py")
+old_function = getattr(expectviz, MODULE.rsplit(".", 1)[1])
+# Same file name and line count, so tracebacks and inspect.getsource still point at the real file.
+exec(compile(source.replace(OLD, NEW), module.__file__, "exec"), module.__dict__)
+new_function = module.__dict__[MODULE.rsplit(".", 1)[1]]
+for name, loaded in list(sys.modules.items()):
+    if name == "expectviz" or name.startswith("expectviz."):
+        for attribute, value in list(vars(loaded).items()):
+            if value is old_function:
+                setattr(loaded, attribute, new_function)
+for key, value in list(expectviz.ALGORITHMS.items()):
+    if value is old_function:
+        expectviz.ALGORITHMS[key] = new_function
+'''
+
+
+def lesson(prefix: str) -> Path:
+    found = [p for p in NOTEBOOKS if p.name.startswith(prefix)]
+    if not found:
+        pytest.skip(f"no notebooks/{prefix}*.ipynb yet")
+    return found[0]
+
+
+def start_nbval(notebooks: list[Path], workdir: Path, mutation: str | None) -> subprocess.Popen[str]:
+    """Start pytest --nbval on copies of ``notebooks`` in ``workdir``, with the mutation's sitecustomize if any."""
+    workdir.mkdir(parents=True)
+    for notebook in notebooks:
+        shutil.copy(notebook, workdir / notebook.name)
+    env = dict(os.environ)
+    if mutation is not None:
+        module, old, new, _, _ = MUTATIONS[mutation]
+        patch_dir = workdir / "patch"
+        patch_dir.mkdir()
+        (patch_dir / "sitecustomize.py").write_text(SITECUSTOMIZE.format(module=module, old=old, new=new))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(patch_dir), env.get("PYTHONPATH")]))
+    command = [
+        sys.executable, "-m", "pytest", "--nbval", *[notebook.name for notebook in notebooks], "--nbval-current-env",
+        "--nbval-sanitize-with", str(SANITIZE), "-p", "no:cacheprovider", "-q", "-rfE", "--rootdir", str(workdir),
+    ]  # fmt: skip
+    return subprocess.Popen(command, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+@pytest.fixture(scope="module")
+def nbval_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str | None, tuple[int, str]]:
+    """The nbval runs the mutation tests need, started together: the unchanged lessons, then each mutation.
+
+    Keyed by the mutation's name (None: unchanged); each value is pytest's exit status and output.
+    About 20 s in all on two idle cores.
+    """
+    pytest.importorskip("nbval")
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz `dot` is not installed (make dot); the lessons draw diagrams")
+    lessons = {mutation: lesson(prefix) for mutation, (_, _, _, prefix, _) in MUTATIONS.items()}
+    root = tmp_path_factory.mktemp("nbval")
+    runs: dict[str | None, subprocess.Popen[str]] = {
+        None: start_nbval(sorted(set(lessons.values())), root / "unchanged", None)
+    }
+    for mutation, notebook in lessons.items():
+        runs[mutation] = start_nbval([notebook], root / mutation, mutation)
+    results: dict[str | None, tuple[int, str]] = {}
+    try:
+        for key, process in runs.items():
+            out, _ = process.communicate(timeout=300)
+            results[key] = (process.returncode, out)
+    finally:
+        for process in runs.values():
+            if process.poll() is None:
+                process.kill()
+    return results
+
+
+def failing_cells(output: str) -> list[int]:
+    return [int(n) for n in re.findall(r"^FAILED \S+::Cell (\d+)", output, re.M)]
+
+
+@pytest.mark.parametrize("mutation", list(MUTATIONS))
+def test_the_unbroken_lesson_passes(mutation: str, nbval_runs: dict[str | None, tuple[int, str]]) -> None:
+    notebook = lesson(MUTATIONS[mutation][3])
+    status, output = nbval_runs[None]
+    ours = re.findall(rf"^(?:FAILED|ERROR) {re.escape(notebook.name)}\b.*$", output, re.M)
+    assert status in (0, 1) and not ours, f"nbval fails on an unchanged copy of {notebook.name}:\n{output[-4000:]}"
+
+
+@pytest.mark.parametrize("mutation", list(MUTATIONS))
+def test_breaking_the_algorithm_fails_the_lesson(mutation: str, nbval_runs: dict[str | None, tuple[int, str]]) -> None:
+    module, old, new, prefix, called = MUTATIONS[mutation]
+    notebook = lesson(prefix)
+    status, output = nbval_runs[mutation]
+    assert "sitecustomize:" not in output, output[-2000:]
+    assert status == 1, (
+        f"nbval passed {notebook.name} with {module} broken ({old!r} -> {new!r}); the lesson does not check it "
+        f"(exit status {status}):\n{output[-4000:]}"
+    )
+    failed = failing_cells(output)
+    cells = code_cells(load(notebook))
+    checked = [
+        n
+        for n in failed
+        if called in cells[n].source
+        and any(o.output_type in ("stream", "execute_result") for o in cells[n].outputs)
+        and "nbval-ignore-output" not in tags(cells[n])
+    ]
+    shown = textwrap.indent("\n---\n".join(cells[n].source for n in failed), "    ")
+    assert checked, f"nbval failed {notebook.name} only in cells that do not print {called}...:\n{shown}"

@@ -1,0 +1,63 @@
+"""Exports: the offline player page, the GIF, and the CLI helpers (need Graphviz's dot)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import expectviz as ev
+from expectviz.cli_render import animate_command, render_command
+from expectviz.render import RenderError
+from expectviz.render.export import export_html, unpack_frames
+
+pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+
+
+def test_html_embeds_every_frame_offline(tmp_path: Path) -> None:
+    r = ev.alphabeta(ev.textbook("aima-fig-5.2"))
+    page = export_html(r, tmp_path / "p.html")
+    assert (tmp_path / "p.html").read_text(encoding="utf-8") == page
+    assert "http://" not in page.replace("http://www.w3.org/2000/svg", "") and "https://" not in page
+    data = json.loads(re.search(r'<script id="frames" type="application/json">(.*?)</script>', page, re.S)[1])  # type: ignore[index]
+    assert len(data["frames"]) == len(data["texts"]) == 24 and data["cutoffs"] == [13]
+    assert data["texts"][13].startswith("Step 13. C is a MIN node")
+    frames = unpack_frames(data["pieces"], data["frames"])
+    assert frames[13].startswith("<svg") and frames[13].endswith("</svg>") and "\u2702" in frames[13]
+
+
+def test_gif_and_cli_helpers(tmp_path: Path) -> None:
+    pytest.importorskip("PIL")
+    from PIL import Image
+
+    r = ev.expectiminimax("coin-flip")
+    path = animate_command(r, tmp_path / "a.gif")
+    with Image.open(path) as image:
+        assert image.n_frames == len(r.trace) + 1  # type: ignore[arg-type]
+    assert animate_command(r, tmp_path / "a.html").endswith("a.html")
+    assert Path(render_command(r, tmp_path / "d.pdf", step=3)).read_bytes().startswith(b"%PDF")
+    with pytest.raises(RenderError):
+        render_command(r, tmp_path / "d.bmp")
+    with pytest.raises(RenderError):
+        animate_command(r, tmp_path / "d.svg")
+
+
+def test_html_frames_are_packed_compactly(tmp_path: Path) -> None:
+    """A 100-step trace of a 40-node tree fits in 300 KB: pieces stored once, frames as changes."""
+    from expectviz.games.random_trees import chance_tree
+    from expectviz.render.export import pack_frames, unpack_frames
+
+    tree = chance_tree(3, 3, 3, seed=0, pattern=("max", "chance", "min"))
+    nodes = sum(1 for _ in ev.walk(tree))
+    result = ev.star2(tree, bounds=(-10, 10))
+    assert result.trace is not None
+    assert 25 <= nodes <= 45 and len(result.trace) >= 100, (nodes, len(result.trace))
+    page = tmp_path / "trace.html"
+    ev.export_html(result, page)
+    assert page.stat().st_size <= 300_000
+
+    svgs = ["<svg><g>a</g><text>b</text></svg>", "<svg><g>a</g><text>c</text><g>d</g></svg>", "<svg><g>d</g></svg>"]
+    assert unpack_frames(*pack_frames(svgs)) == svgs
