@@ -60,6 +60,7 @@ SCHEMA_VERSION = 1
 VISIT, LEAF_EVENT, BACKUP, CUTOFF, BOUNDS, WINDOW, PROBE, REUSE = range(8)
 EVENT_KINDS = ("visit", "leaf", "backup", "cutoff", "bounds", "window", "probe", "reuse")
 _CLOSING = (LEAF_EVENT, BACKUP, PROBE)
+_TWO_VALUES = frozenset((VISIT, BOUNDS, WINDOW))  # the events whose b column is stored
 
 Value = Number | float  # float only for the infinities of open windows
 
@@ -129,8 +130,9 @@ class Recorder:
     """The recording tracer: every event goes into three array columns.
 
     ``code`` (int32) packs the event kind (low 3 bits) with a small integer
-    (a cutoff's first pruned child, a window's child); ``a`` and ``b``
-    (doubles) hold the window, the value or the bounds: 20 bytes an event.
+    (a cutoff's first pruned child, a window's child); ``a`` (double) holds the
+    value, or a window's or bounds' lower end, and ``b`` (double) the upper end
+    of the events that have one (visits, bounds, windows): 16 to 20 bytes an event.
     Which node an event is about is not stored: visits open nodes, and
     leaf/backup/probe close them, so it follows from the order, and children
     are searched left to right, each pass over them starting where ``expand``
@@ -155,7 +157,8 @@ class Recorder:
     def _add(self, kind: int, aux: int, a: Value, b: Value) -> None:
         self._code(kind | aux << 3)
         self._a(a)  # type: ignore[arg-type]
-        self._b(b)  # type: ignore[arg-type]
+        if kind in _TWO_VALUES:
+            self._b(b)  # type: ignore[arg-type]
         if type(a) is not float or type(b) is not float:
             self._keep_exact(a, b)
 
@@ -181,7 +184,6 @@ class Recorder:
     def leaf(self, node: Node, value: Number | None) -> Number:
         self._code(LEAF_EVENT)
         self._a(value)  # type: ignore[arg-type]  # checked trees: never None here
-        self._b(0.0)
         if type(value) is not int:
             self._keep_exact(value, 0.0)  # type: ignore[arg-type]
         return value  # type: ignore[return-value]
@@ -189,7 +191,6 @@ class Recorder:
     def backup(self, node: Node, value: Value) -> Value:
         self._code(BACKUP)
         self._a(value)  # type: ignore[arg-type]  # array('d') takes Fractions through __float__
-        self._b(0.0)
         if type(value) is not int:
             self._keep_exact(value, 0.0)
         return value
@@ -380,6 +381,7 @@ class Trace:
         self._kind_col: array[int] | None = None
         self._ref_col: array[int] | None = None
         self._aux_col: array[int] | None = None
+        self._b_col: array[int] | None = None
         self._paths: list[tuple[int, ...] | None] | None = None
         self._nodes: dict[tuple[int, ...], Node] | None = None
         self._replay: _Replay | None = None
@@ -475,7 +477,22 @@ class Trace:
         pair = self._exact.get(i)
         if pair is not None:
             return pair
-        return _plain(self._a[i]), _plain(self._b[i])
+        if self._kind[i] not in _TWO_VALUES:
+            return _plain(self._a[i]), 0
+        return _plain(self._a[i]), _plain(self._b[self._b_index[i]])
+
+    @property
+    def _b_index(self) -> array[int]:
+        """For each event, where its upper value sits in the b column (events with two values only)."""
+        if self._b_col is None:
+            positions = array("i", bytes(4 * len(self._code)))
+            count = 0
+            for i, kind in enumerate(self._kind):
+                positions[i] = count
+                if kind in _TWO_VALUES:
+                    count += 1
+            self._b_col = positions
+        return self._b_col
 
     def path_of(self, visit_event: int) -> tuple[int, ...]:
         """The path of the node opened by the visit event at that index."""
