@@ -748,6 +748,10 @@ class Trace:
 
     def explain(self, step: int, r: _Replay | None = None) -> str:
         """One plain-English sentence about step ``step``."""
+        sentence = self._explain(step, r)
+        return sentence[:1].upper() + sentence[1:]
+
+    def _explain(self, step: int, r: _Replay | None = None) -> str:
         if step == 0:
             root = self.node(())
             return (
@@ -783,13 +787,13 @@ class Trace:
                 MIN: "MIN takes the smallest child value",
                 CHANCE: "its value is the probability-weighted average of its children",
             }[node.kind]
-            if node.kind == CHANCE:
-                terms = self._chance_terms(path, step)
-                if terms:
-                    how += f", {terms}"
             cut = r is not None and path in r.cut
             if cut:
                 return f"{name} returns {_fmt(event.value)}, a bound rather than its exact value, after the cutoff."
+            if node.kind == CHANCE:
+                terms = self._chance_terms(path, step)
+                if terms:
+                    return f"{name} is finished: {how}, {terms} = {_fmt(event.value)}."
             return f"{name} is finished: {how}, {_fmt(event.value)}."
         if event.kind == "cutoff":
             return self._explain_cutoff(step, event, node, name)

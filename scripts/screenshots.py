@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Screenshots of the player and a diagram as they look in JupyterLab, for the docs.
+
+    .venv/bin/python scripts/screenshots.py            # writes the three docs/*.png below
+    .venv/bin/python scripts/screenshots.py --scale 1  # at 1 pixel per CSS pixel (smaller files)
+
+Runs a throwaway JupyterLab (tests/_lab.py) with one notebook, opens it in headless Chromium (1280x900,
+simple interface, sidebars and status bar hidden), runs it, and screenshots each cell's output:
+
+- docs/player-alphabeta-cutoff.png: the player on AIMA Fig. 5.2, alpha-beta at step 13, the cutoff at C;
+- docs/player-coin-flip.png: the player on expectiminimax's coin-flip tree at the step where the first
+  chance node's value is backed up (the sentence shows the probability-weighted average);
+- docs/diagram-star1.png: ev.draw() of Star1 on the AIMA exercise tree, bounds (-2, 2), at its chance-node cutoff.
+
+Needs Chromium (/usr/bin/chromium, or $EXPECTVIZ_CHROMIUM), Playwright and Graphviz's dot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+import _lab  # noqa: E402
+
+import expectviz as ev  # noqa: E402
+from expectviz.tree import CHANCE  # noqa: E402
+
+MAX_BYTES = 400_000
+
+
+def chance_backup_step(result: ev.Result) -> int:
+    """The first step where a chance node's value is backed up (its weighted average is shown)."""
+    trace = result.trace
+    assert trace is not None
+    for i, event in enumerate(trace):
+        if event.kind == "backup" and trace.node(event.path).kind == CHANCE:
+            return i + 1
+    raise SystemExit("no chance node is backed up in this trace")
+
+
+def chance_cutoff_step(result: ev.Result) -> int:
+    """The first step where a cutoff prunes at a chance node."""
+    trace = result.trace
+    assert trace is not None
+    for i, event in enumerate(trace):
+        if event.kind == "cutoff" and trace.node(event.path).kind == CHANCE:
+            return i + 1
+    raise SystemExit("no cutoff at a chance node in this trace")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs", help="folder for the PNGs (default: docs/)")
+    parser.add_argument("--scale", type=float, default=2, help="device pixels per CSS pixel (default: 2)")
+    args = parser.parse_args(argv)
+    if _lab.chromium_path() is None:
+        print(f"screenshots: no Chromium at {_lab.CHROMIUM}", file=sys.stderr)
+        return 1
+
+    coin_step = chance_backup_step(ev.expectiminimax("coin-flip"))
+    star_step = chance_cutoff_step(ev.star1("aima-star-exercise", bounds=(-2, 2)))
+    shots = [  # (file, cell source, what the output is)
+        ("player-alphabeta-cutoff.png", 'ev.play(ev.alphabeta("aima-fig-5.2"), step=13)', "player"),
+        ("player-coin-flip.png", f'ev.play(ev.expectiminimax("coin-flip"), step={coin_step})', "player"),
+        ("diagram-star1.png", f'ev.draw(ev.star1("aima-star-exercise", bounds=(-2, 2)), step={star_step})', "svg"),
+    ]
+    args.out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    with _lab.lab_server() as (base_url, root), _lab.browser() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=args.scale)
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        _lab.write_notebook(root, "screenshots.ipynb", ["import expectviz as ev"] + [cell for _, cell, _ in shots])
+        _lab.open_notebook(page, base_url, "screenshots.ipynb")
+        _lab.hide_chrome(page)
+        _lab.run_all(page)
+        _lab.wait_for_players(page, sum(kind == "player" for _, _, kind in shots))
+        _lab.wait_for_outputs(page, '.jp-OutputArea-output[data-mime-type="image/svg+xml"]')
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(500)  # let the last layout settle
+        outputs = page.locator(".jp-Cell .jp-OutputArea-output")
+        if outputs.count() != len(shots):
+            raise SystemExit(f"expected {len(shots)} outputs, found {outputs.count()}")
+        too_big = []
+        for i, (name, cell, _) in enumerate(shots):
+            path = args.out / name
+            outputs.nth(i).screenshot(path=str(path), animations="disabled")
+            size = path.stat().st_size
+            shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+            print(f"{shown}: {size / 1000:.0f} KB  <- {cell}")
+            if size > MAX_BYTES:
+                too_big.append(f"{shown} is over {MAX_BYTES // 1000} KB: try a smaller --scale")
+        if errors:
+            print("JavaScript errors in the page:", *errors, sep="\n  ", file=sys.stderr)
+    print(f"done in {time.monotonic() - started:.0f} s")
+    for problem in too_big:
+        print(problem, file=sys.stderr)
+    return 1 if errors or too_big else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
