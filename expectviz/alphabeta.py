@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 
+from .errors import SearchError
 from .search import Result, Search
 from .trace import Value
 from .tree import LEAF, MIN, Node
@@ -46,7 +47,7 @@ def alphabeta(tree: Node | str, *, depth: int | None = None, prune_ties: bool = 
     (3, 0, Stats(nodes_visited=11, leaves_evaluated=7, cutoffs=1))
     """
     if not isinstance(prune_ties, bool):
-        raise TypeError(f"prune_ties must be True or False, not {prune_ties!r}")
+        raise SearchError(f"prune_ties must be True or False, not {prune_ties!r}")
     search = Search("alphabeta", tree, depth=depth, trace=trace, chance=False, options={"prune_ties": prune_ties})
     trace_ = search.tracer
 

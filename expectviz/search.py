@@ -9,6 +9,7 @@ trees, and packs the answer into a :class:`Result`.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -83,6 +84,8 @@ def as_tree(tree: Node | str) -> Node:
         key = tree.strip()
         if key in TEXTBOOK:
             return TEXTBOOK[key].tree
+        if re.fullmatch(r"[A-Za-z][\w.\-]*", key) and key not in ("max", "min", "chance"):
+            raise SearchError(f"no textbook tree is called {key!r}; the names are: {', '.join(TEXTBOOK)}")
         return parse(tree)
     raise SearchError(f"expected a tree (a Node or tree text), not {type(tree).__name__}")
 

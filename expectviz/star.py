@@ -36,6 +36,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
+from .errors import SearchError
 from .search import Result, Search
 from .trace import Value
 from .tree import CHANCE, LEAF, MAX, MIN, Node
@@ -105,7 +106,12 @@ def _star(
     probing: bool,
 ) -> Result:
     if not isinstance(prune_ties, bool):
-        raise TypeError(f"prune_ties must be True or False, not {prune_ties!r}")
+        raise SearchError(f"prune_ties must be True or False, not {prune_ties!r}")
+    if bounds is None:
+        raise SearchError(
+            f"{name} needs bounds=(L, U), the least and greatest value a leaf can have; "
+            "(-inf, inf) is allowed but prunes only below MAX and MIN nodes"
+        )
     search = Search(
         name,
         tree,

@@ -38,8 +38,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from ._deep import call_deep
 from .errors import TraceFormatError
-from .tree import CHANCE, LEAF, MAX, MIN, Node, Number, format_number, format_probability, from_json, to_json
+from .tree import CHANCE, LEAF, MAX, MIN, Node, Number, _to_plain, facts, format_number, format_probability, from_json
 
 __all__ = [
     "Counter",
@@ -156,9 +157,9 @@ class Recorder:
 
     def _add(self, kind: int, aux: int, a: Value, b: Value) -> None:
         self._code(kind | aux << 3)
-        self._a(a)  # type: ignore[arg-type]
+        self._a(_as_double(a))
         if kind in _TWO_VALUES:
-            self._b(b)  # type: ignore[arg-type]
+            self._b(_as_double(b))
         if type(a) is not float or type(b) is not float:
             self._keep_exact(a, b)
 
@@ -215,9 +216,12 @@ class Recorder:
 
 
 class ExactRecorder(Recorder):
-    """A Recorder for trees with integers beyond 2**53: every int is checked."""
+    """A Recorder for trees with integers beyond 2**53: every value is checked (and may exceed a double)."""
 
     __slots__ = ()
+
+    def visit(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
+        self._add(VISIT, 0, alpha, beta)
 
     def leaf(self, node: Node, value: Number | None) -> Number:
         self._add(LEAF_EVENT, 0, value, 0.0)  # type: ignore[arg-type]
@@ -234,7 +238,18 @@ def _double(x: Value) -> bool:
         return True
     if type(x) is int:
         return -_EXACT_INT <= x <= _EXACT_INT
-    return float(x) == x
+    try:
+        return float(x) == x
+    except OverflowError:
+        return False
+
+
+def _as_double(x: Value) -> float:
+    """x as a double for the columns; beyond a double's range, an infinity (the side table keeps x)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
 
 
 _EXACT_INT = 2**53
@@ -910,17 +925,16 @@ class Trace:
         for i in range(len(self._code)):
             a, b = self._values(i)
             events.append([EVENT_KINDS[self._kind[i]], self._aux[i], _json_value(a), _json_value(b)])
-        return json.dumps(
-            {
-                "schema": "expectviz-trace",
-                "version": SCHEMA_VERSION,
-                "algorithm": self.algorithm,
-                "bounds": [_json_value(self.value_bounds[0]), _json_value(self.value_bounds[1])],
-                "options": self.options,
-                "tree": json.loads(to_json(self.tree)),
-                "events": events,
-            }
-        )
+        document = {
+            "schema": "expectviz-trace",
+            "version": SCHEMA_VERSION,
+            "algorithm": self.algorithm,
+            "bounds": [_json_value(self.value_bounds[0]), _json_value(self.value_bounds[1])],
+            "options": self.options,
+            "tree": _to_plain(self.tree),
+            "events": events,
+        }
+        return call_deep(json.dumps, document, depth=2 * facts(self.tree).height)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Trace:
@@ -931,7 +945,7 @@ class Trace:
                 that do not describe a search of the tree.
         """
         try:
-            data = json.loads(text)
+            data = call_deep(json.loads, text, depth=len(text))
         except (ValueError, RecursionError) as exc:
             raise TraceFormatError(f"not valid JSON: {exc}") from None
         if not isinstance(data, dict) or data.get("schema") != "expectviz-trace":
@@ -991,9 +1005,7 @@ def _check_events(tree: Node, events: list[Any], recorder: Recorder) -> None:
                 if aux >= len(parent.children):
                     raise TraceFormatError(f"{where}: child {aux} does not exist (the node has {len(parent.children)})")
                 node = parent.children[aux]
-                if aux != last_child[-1] + 1:
-                    recorder.passes.append(len(recorder.code))
-                last_child[-1] = aux
+                _next_child(aux, last_child, recorder, where)
             open_nodes.append(node)
             last_child.append(-1)
         else:
@@ -1010,12 +1022,23 @@ def _check_events(tree: Node, events: list[Any], recorder: Recorder) -> None:
             elif kind == REUSE:
                 if aux >= len(node.children):
                     raise TraceFormatError(f"{where}: reused child {aux} does not exist")
-                if aux != last_child[-1] + 1:
-                    recorder.passes.append(len(recorder.code))
-                last_child[-1] = aux
+                _next_child(aux, last_child, recorder, where)
         recorder._add(kind, 0 if kind in (VISIT, REUSE) else aux, av, bv)
     if open_nodes:
         raise TraceFormatError(f"the trace ends with {len(open_nodes)} node(s) still open")
+
+
+def _next_child(aux: int, last_child: list[int], recorder: Recorder, where: str) -> None:
+    """Children are searched left to right: the next one, or the first again (a new pass, as Star2 makes)."""
+    if aux == last_child[-1] + 1:
+        pass
+    elif aux == 0:
+        recorder.passes.append(len(recorder.code))
+    else:
+        raise TraceFormatError(
+            f"{where}: child {aux} is searched after child {last_child[-1]}; children are searched left to right"
+        )
+    last_child[-1] = aux
 
 
 def _read_value(x: Any, where: str) -> Value:
@@ -1050,7 +1073,7 @@ def _plain(x: float) -> Value:
         return x
     if x.is_integer():
         return int(x)
-    return Fraction(repr(x))
+    return Fraction(x)  # exact: only values a double holds exactly are read from the columns
 
 
 def _fmt(x: Value | None) -> str:

@@ -348,8 +348,10 @@ JSON_KEYS = ["kind", "children", "value", "name", "move", "probability", "evalua
 
 arbitrary_json = st.recursive(
     json_scalars,
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.sampled_from(JSON_KEYS) | st.text(max_size=5), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(JSON_KEYS) | st.text(max_size=5), inner, max_size=5)
+    ),
     max_leaves=20,
 )
 
