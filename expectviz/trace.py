@@ -179,7 +179,9 @@ class Recorder:
         self._code(VISIT)
         self._a(alpha)  # type: ignore[arg-type]
         self._b(beta)  # type: ignore[arg-type]
-        if type(alpha) is not float or type(beta) is not float:
+        # Ints are exact here: trees with integers beyond 2**53 are recorded by ExactRecorder.
+        kind_a, kind_b = type(alpha), type(beta)
+        if (kind_a is not float and kind_a is not int) or (kind_b is not float and kind_b is not int):
             self._keep_exact(alpha, beta)
 
     def leaf(self, node: Node, value: Number | None) -> Number:
