@@ -34,7 +34,20 @@ from typing import Any, Union
 from .errors import ExpectvizError
 from .expectiminimax import expectiminimax
 from .search import Result, as_tree
-from .tree import CHANCE, LEAF, MAX, MIN, Node, Number, exact, format_number, format_probability, node_at, walk
+from .tree import (
+    CHANCE,
+    LEAF,
+    MAX,
+    MIN,
+    Node,
+    Number,
+    describe,
+    exact,
+    format_number,
+    format_probability,
+    node_at,
+    walk,
+)
 
 __all__ = [
     "Feedback",
@@ -141,14 +154,7 @@ def leaves(tree: Node, *, depth: int | None = None) -> list[tuple[int, ...]]:
 
 def _describe(tree: Node, path: tuple[int, ...]) -> str:
     """A node's name for messages: its name, its move label, 'the root' or its path."""
-    node = node_at(tree, path)
-    if node.name is not None:
-        return node.name
-    if node.move is not None:
-        return node.move
-    if not path:
-        return "the root"
-    return "node (" + ", ".join(map(str, path)) + (",)" if len(path) == 1 else ")")
+    return describe(node_at(tree, path), path)
 
 
 def _unique(tree: Node, label: str) -> bool:

@@ -40,7 +40,20 @@ from typing import Any, NamedTuple
 
 from ._deep import call_deep
 from .errors import TraceFormatError
-from .tree import CHANCE, LEAF, MAX, MIN, Node, Number, _to_plain, facts, format_number, format_probability, from_json
+from .tree import (
+    CHANCE,
+    LEAF,
+    MAX,
+    MIN,
+    Node,
+    Number,
+    _to_plain,
+    describe,
+    facts,
+    format_number,
+    format_probability,
+    from_json,
+)
 
 __all__ = [
     "Counter",
@@ -560,14 +573,7 @@ class Trace:
 
     def describe(self, path: tuple[int, ...]) -> str:
         """A short name for a node: its name, its move label, or its path."""
-        node = self.node(path)
-        if node.name is not None:
-            return node.name
-        if node.move is not None:
-            return node.move
-        if not path:
-            return "the root"
-        return "node (" + ", ".join(map(str, path)) + (",)" if len(path) == 1 else ")")
+        return describe(self.node(path), path)
 
     def _kind_word(self, node: Node) -> str:
         return {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF: "leaf"}[node.kind]

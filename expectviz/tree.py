@@ -50,6 +50,7 @@ __all__ = [
     "from_json",
     "walk",
     "node_at",
+    "describe",
     "height",
     "format_number",
     "format_probability",
@@ -348,6 +349,22 @@ def walk(root: Node) -> Iterator[tuple[tuple[int, ...], Node]]:
         yield path, node
         for i in range(len(node.children) - 1, -1, -1):
             stack.append((path + (i,), node.children[i]))
+
+
+def describe(node: Node, path: tuple[int, ...]) -> str:
+    """A short name for the node at ``path`` in messages: its name, its move label, or its path.
+
+    >>> t = parse("max A(a1: min(3, 12))")
+    >>> describe(t, ()), describe(t.children[0], (0,)), describe(t.children[0].children[1], (0, 1))
+    ('A', 'a1', 'node (0, 1)')
+    """
+    if node.name is not None:
+        return node.name
+    if node.move is not None:
+        return node.move
+    if not path:
+        return "the root"
+    return "node (" + ", ".join(map(str, path)) + (",)" if len(path) == 1 else ")")
 
 
 def node_at(root: Node, path: tuple[int, ...]) -> Node:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,17 +18,10 @@ import pytest
 import expectviz as ev
 from expectviz.render.diagram import renderer_for
 
-CHROMIUM = os.environ.get("EXPECTVIZ_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _lab  # noqa: E402
+
+CHROMIUM, ARGS = _lab.CHROMIUM, _lab.CHROMIUM_ARGS
 
 pytestmark = pytest.mark.skipif(
     not (os.path.exists(CHROMIUM) or shutil.which("chromium")), reason=f"no Chromium at {CHROMIUM}"
