@@ -209,6 +209,13 @@ def value_of(tree: Node | str, ref: NodeRef, *, depth: int | None = None) -> Num
     return expectiminimax(node_at(root, path), depth=levels_left, trace=False).exact_value
 
 
+def _tree_and_depth(tree_or_result: Node | str | Result, depth: int | None) -> tuple[Node, int | None]:
+    """The tree to check answers on, and the depth limit (a result's own unless one is given)."""
+    if isinstance(tree_or_result, Result):
+        return tree_or_result.tree, _depth_of(tree_or_result) if depth is None else depth
+    return as_tree(tree_or_result), depth
+
+
 def _depth_of(result: Result) -> int | None:
     """The depth limit a traced search ran with, read from where it used static evaluations."""
     if result.trace is None:
@@ -262,12 +269,7 @@ def check_value(
     >>> print(check_value("aima-fig-5.12-left", "a1", "2.1"))
     Correct! a1 is a CHANCE node: its value is the probability-weighted sum 0.9·2 + 0.1·3, which is 2.1.
     """
-    if isinstance(tree_or_result, Result):
-        root = tree_or_result.tree
-        if depth is None:
-            depth = _depth_of(tree_or_result)
-    else:
-        root = as_tree(tree_or_result)
+    root, depth = _tree_and_depth(tree_or_result, depth)
     path = find_node(root, node, depth=depth)
     value = value_of(root, path, depth=depth)
     rule, slips = _rule(root, path, depth)
@@ -487,12 +489,7 @@ def quiz(question: str, check: Callable[[str], Feedback], *, placeholder: str = 
 
 def value_quiz(tree_or_result: Node | str | Result, node: NodeRef, *, depth: int | None = None) -> Quiz:
     """A widget asking "What is the value of ``node``?", checked by :func:`check_value`."""
-    if isinstance(tree_or_result, Result):
-        root = tree_or_result.tree
-        if depth is None:
-            depth = _depth_of(tree_or_result)
-    else:
-        root = as_tree(tree_or_result)
+    root, depth = _tree_and_depth(tree_or_result, depth)
     path = find_node(root, node, depth=depth)
     if depth is not None:
         value_of(root, path, depth=depth)  # fail now, not on the first click, if the node lies below the limit

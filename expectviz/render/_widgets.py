@@ -1,14 +1,7 @@
 """The widgets behind :func:`~expectviz.render.player.play` and :func:`~expectviz.render.player.compare`.
 
-This module imports ipywidgets; :mod:`expectviz.render.player` imports it only when a widget is made.
-
-The controls: ``Play``/pause (``widgets.Play``, linked in the browser to the
-step slider, so playing needs no round trip through the kernel), the speed in
-milliseconds per step, first/previous/next/last, and "next cutoff".  A focused
-slider also steps with the arrow keys and Home/End.  The diagram is a
-``widgets.HTML`` holding inline SVG drawn in Python on a layout computed once
-(see :mod:`expectviz.render.layout`); the side panel lists the call stack
-with each node's window, value so far and, for chance nodes, bounds.
+This module imports ipywidgets; :mod:`expectviz.render.player` (which describes
+the controls) imports it only when a widget is made.
 """
 
 from __future__ import annotations

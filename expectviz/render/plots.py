@@ -223,13 +223,9 @@ def plot_leaves_vs_depth(
     'Leaves evaluated on uniform trees, branching 2'
     """
     counts = leaf_counts_by_depth(branching, depths, seed=seed, samples=samples)
-    fig = _new_figure()
-    ax = fig.add_subplot()
-    _draw(ax, counts, log=True)
-    ax.set_title(f"Leaves evaluated on uniform trees, branching {branching}")
-    ax.set_xlabel("depth d (plies)")
-    ax.set_ylabel(f"leaves evaluated (mean of {samples})")
-    return fig
+    return _leaf_count_figure(
+        counts, f"Leaves evaluated on uniform trees, branching {branching}", "depth d (plies)", samples
+    )
 
 
 def plot_leaves_vs_branching(
@@ -243,11 +239,18 @@ def plot_leaves_vs_branching(
     'branching factor b'
     """
     counts = leaf_counts_by_branching(depth, branchings, seed=seed, samples=samples)
+    return _leaf_count_figure(
+        counts, f"Leaves evaluated on uniform trees, depth {depth}", "branching factor b", samples
+    )
+
+
+def _leaf_count_figure(counts: Counts, title: str, xlabel: str, samples: int) -> Figure:
+    """One log-scale panel of leaf counts, one line per algorithm."""
     fig = _new_figure()
     ax = fig.add_subplot()
     _draw(ax, counts, log=True)
-    ax.set_title(f"Leaves evaluated on uniform trees, depth {depth}")
-    ax.set_xlabel("branching factor b")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(f"leaves evaluated (mean of {samples})")
     return fig
 
