@@ -11,11 +11,11 @@ A short tour (AIMA Fig. 5.2, the two-ply game):
 (3, 0, Stats(nodes_visited=11, leaves_evaluated=7, cutoffs=1))
 >>> r = ev.alphabeta(ev.textbook("aima-fig-5.2"))     # the same tree, with names
 >>> r.trace.frame(13).explanation.split(": ")[0]
-'C is a MIN node whose value is now at most 2, and 2 <= alpha = 3'
+'C is a MIN node whose value is now at most 2, and 2 ≤ α = 3'
 >>> r.trace.frame(13).node((1, 1)).status   # c2
 'pruned'
 
-Chance nodes (the seed's coin flip) and *-minimax pruning:
+Chance nodes (the coin flip of the encyclopedia article "Expectiminimax") and *-minimax pruning:
 
 >>> ev.expectiminimax("max(chance(10, 0), chance(5, 15))").value
 10
@@ -30,13 +30,24 @@ from __future__ import annotations
 from typing import Any
 
 from .alphabeta import alphabeta
-from .errors import ExpectvizError, InvalidTreeError, SearchError, TraceFormatError, TreeSyntaxError
+from .errors import (
+    ExpectvizError,
+    InvalidTreeError,
+    OptionError,
+    SearchError,
+    TraceBudgetError,
+    TraceFormatError,
+    TreeSyntaxError,
+)
 from .expectiminimax import expectiminimax
 from .games.textbook import TEXTBOOK, textbook, textbook_trees
 from .minimax import minimax
+from .options import options
+from .recorder import Stats
+from .replay import Frame, NodeState
 from .search import Result
 from .star import star1, star2
-from .trace import Event, Frame, NodeState, Stats, Trace
+from .trace import Event, Trace
 from .tree import CHANCE, LEAF, MAX, MIN, Node, from_json, leaf, parse, to_json, to_text, walk
 
 __all__ = [
@@ -78,6 +89,9 @@ __all__ = [
     "InvalidTreeError",
     "SearchError",
     "TraceFormatError",
+    "TraceBudgetError",
+    "OptionError",
+    "options",
 ]
 
 __version__ = "0.1.0"

@@ -17,6 +17,9 @@ and MIN-VALUE with the roles swapped.  alpha is the value of the best choice
 found so far for MAX along the path, beta the best for MIN.  A depth limit
 stops at a node's static evaluation.  With ``prune_ties=False`` the cutoffs
 are strict (``v > beta``, ``v < alpha``), as some course autograders expect.
+
+A leaf is no player's turn; ``value`` sends it to MAX-VALUE, whose
+IS-TERMINAL test handles it, so MIN-VALUE needs no terminal test of its own.
 """
 
 from __future__ import annotations
@@ -24,14 +27,21 @@ from __future__ import annotations
 import math
 
 from .errors import SearchError
+from .recorder import Value
 from .search import Result, Search
-from .trace import Value
 from .tree import LEAF, MIN, Node
 
 __all__ = ["alphabeta"]
 
 
-def alphabeta(tree: Node | str, *, depth: int | None = None, prune_ties: bool = True, trace: bool = True) -> Result:
+def alphabeta(
+    tree: Node | str,
+    *,
+    depth: int | None = None,
+    prune_ties: bool = True,
+    trace: bool = True,
+    max_events: int | None = None,
+) -> Result:
     """Alpha-beta search of a MAX/MIN tree (AIMA Fig. 5.7 / 6.7).
 
     Args:
@@ -40,6 +50,7 @@ def alphabeta(tree: Node | str, *, depth: int | None = None, prune_ties: bool = 
         prune_ties: cut when v >= beta (MAX) or v <= alpha (MIN), as AIMA does;
             False cuts only on strict inequalities.
         trace: record every event (False: only count, for speed).
+        max_events: the trace budget for this call (default ``ev.options.max_events``).
 
     >>> import expectviz as ev
     >>> r = ev.alphabeta("max(min(3, 12, 8), min(2, 4, 6), min(14, 5, 2))")   # AIMA Fig. 5.2
@@ -48,52 +59,54 @@ def alphabeta(tree: Node | str, *, depth: int | None = None, prune_ties: bool = 
     """
     if not isinstance(prune_ties, bool):
         raise SearchError(f"prune_ties must be True or False, not {prune_ties!r}")
-    search = Search("alphabeta", tree, depth=depth, trace=trace, chance=False, options={"prune_ties": prune_ties})
+    search = Search(
+        "alphabeta",
+        tree,
+        depth=depth,
+        trace=trace,
+        chance=False,
+        options={"prune_ties": prune_ties},
+        max_events=max_events,
+    )
     trace_ = search.tracer
 
-    def cuts(v: Value, bound: Value) -> bool:
-        """v >= bound (or v > bound when ties are not pruned)."""
-        return v >= bound if prune_ties else v > bound
-
     def value(node: Node, alpha: Value, beta: Value, depth: int) -> tuple[Value, int | None]:
-        """MAX-VALUE or MIN-VALUE, whichever player is to move at node."""
+        """MAX-VALUE or MIN-VALUE, whichever player is to move at node (a leaf goes to MAX-VALUE)."""
         if node.kind == MIN:
             return min_value(node, alpha, beta, depth)
         return max_value(node, alpha, beta, depth)
 
     def max_value(node: Node, alpha: Value, beta: Value, depth: int) -> tuple[Value, int | None]:
         trace_.visit(node, alpha, beta)
-        if node.kind == LEAF:
+        if node.kind == LEAF:  # IS-TERMINAL
             return trace_.leaf(node, node.value), None
-        if depth == 0:
+        if depth == 0:  # the depth limit: the static evaluation
             return trace_.leaf(node, node.evaluation), None
         v: Value = -math.inf
         move = None
-        for a, child in enumerate(trace_.expand(node)):
+        for a, child in enumerate(node.children):
             v2, _ = value(child, alpha, beta, depth - 1)
             if v2 > v:
                 v, move = v2, a
                 alpha = max(alpha, v)
-            if cuts(v, beta):
-                trace_.cutoff(node, v, a + 1)  # MIN will never let the game reach node
+            if v >= beta and (prune_ties or v > beta):
+                trace_.cutoff(node, v, a + 1)  # MIN will never let the game reach node: the rest are pruned
                 return trace_.backup(node, v), move
         return trace_.backup(node, v), move
 
     def min_value(node: Node, alpha: Value, beta: Value, depth: int) -> tuple[Value, int | None]:
         trace_.visit(node, alpha, beta)
-        if node.kind == LEAF:
-            return trace_.leaf(node, node.value), None
-        if depth == 0:
+        if depth == 0:  # the depth limit: the static evaluation
             return trace_.leaf(node, node.evaluation), None
         v: Value = math.inf
         move = None
-        for a, child in enumerate(trace_.expand(node)):
+        for a, child in enumerate(node.children):
             v2, _ = value(child, alpha, beta, depth - 1)
             if v2 < v:
                 v, move = v2, a
                 beta = min(beta, v)
-            if cuts(alpha, v):
-                trace_.cutoff(node, v, a + 1)  # MAX will never let the game reach node
+            if v <= alpha and (prune_ties or v < alpha):
+                trace_.cutoff(node, v, a + 1)  # MAX will never let the game reach node: the rest are pruned
                 return trace_.backup(node, v), move
         return trace_.backup(node, v), move
 

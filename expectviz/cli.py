@@ -6,108 +6,124 @@
     expectviz list
 
 TREE is tree text in the notation, a file holding it (text or JSON), or the
-name of a textbook tree (``expectviz list``).  Bad input prints one line on
-stderr and exits with status 2.
+name of a textbook tree (``expectviz list``).
+
+Every failure prints one line on stderr, ``expectviz: error: ...``, and exits
+with status 2: bad arguments, bad trees, unreadable or oversized files (over
+``ev.options.max_input_bytes``), searches that cannot run, files that cannot
+be written.  Two exceptions keep to the usual conventions of command-line
+tools: Ctrl-C prints ``expectviz: interrupted`` and exits with 130 (128 +
+SIGINT, as shells report it), and when the reader of the output goes away
+(``expectviz solve TREE --trace | head -1``) the command stops quietly with
+status 2.  Output is written with ``errors="backslashreplace"``, so a name that
+the terminal's encoding cannot hold (a lone surrogate) prints as ``\\udcff``
+instead of failing.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import inspect
+import io
 import json
 import math
 import os
+import re
+import stat
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn, TextIO, cast
 
 from .errors import ExpectvizError
 from .games.textbook import TEXTBOOK, textbook_trees
+from .options import options
 from .search import Result
 from .tree import Node, facts, format_number, from_json, parse
 
-__all__ = ["main", "load_tree", "run_algorithm"]
+__all__ = ["main", "load_tree", "run_algorithm", "UsageError"]
 
-ALGORITHM_NAMES = ("minimax", "alphabeta", "expectiminimax", "star1", "star2")
+INTERRUPTED_STATUS = 130
+"""The exit status after Ctrl-C (128 + SIGINT)."""
+ERROR_STATUS = 2
+"""The exit status of every other failure."""
 
 
 class UsageError(ExpectvizError, ValueError):
     """A command-line argument that cannot be used."""
 
 
-def load_tree(spec: str) -> tuple[Node, tuple[Any, Any] | None]:
-    """A tree from notation text, a file, or a textbook name; with the textbook's bounds if any."""
-    if spec in TEXTBOOK:
-        entry = TEXTBOOK[spec]
-        return entry.tree, entry.bounds
-    if os.path.isfile(spec):
-        try:
-            with open(spec, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {spec}: {exc}") from None
-        if text.lstrip().startswith("{"):
-            return from_json(text), None
-        return parse(text), None
-    if "(" not in spec and not _looks_numeric(spec):
-        raise UsageError(
-            f"{spec!r} is neither tree text, a file, nor a textbook tree (those are: {', '.join(TEXTBOOK)})"
-        )
-    return parse(spec), None
+# ---------------------------------------------------------------- arguments
 
 
-def _looks_numeric(text: str) -> bool:
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: it raises :class:`UsageError` for :func:`main` to print."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise the parse error as a :class:`UsageError` instead of printing the usage and exiting."""
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def _algorithms() -> dict[str, Callable[..., Result]]:
+    """The package's search functions by name (``expectviz.ALGORITHMS``)."""
+    from . import ALGORITHMS
+
+    return cast("dict[str, Callable[..., Result]]", ALGORITHMS)
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    """``repr`` of user input for a message, cut short when long."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
+def _count(text: str) -> int:
+    """Argument type of ``--depth`` and ``--step``: a whole number, 0 or more."""
     try:
-        float(text.split("#")[0].strip().split("/")[0])
-        return True
+        value = int(text)
     except ValueError:
-        return False
+        raise argparse.ArgumentTypeError(f"{_quote(text.strip())} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
 
 
-def run_algorithm(
-    tree: Node,
-    algorithm: str | None,
-    *,
-    depth: int | None = None,
-    bounds: tuple[Any, Any] | None = None,
-    trace: bool = True,
-) -> Result:
-    """Run the named algorithm (default: alphabeta, or expectiminimax on chance trees)."""
-    import expectviz as ev
-
-    if algorithm is None:
-        algorithm = "expectiminimax" if facts(tree).has_chance else "alphabeta"
-    if algorithm not in ALGORITHM_NAMES:
-        raise UsageError(f"unknown algorithm {algorithm!r}; choose from {', '.join(ALGORITHM_NAMES)}")
-    if algorithm in ("star1", "star2"):
-        if bounds is None:
-            raise UsageError(f"{algorithm} needs --bounds L U (the least and greatest leaf values)")
-        fn = ev.star1 if algorithm == "star1" else ev.star2
-        return fn(tree, bounds=bounds, depth=depth, trace=trace)
-    return ev.ALGORITHMS[algorithm](tree, depth=depth, trace=trace)  # type: ignore[no-any-return, operator]
+_BOUND = re.compile(r"-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,3})?(/\d+)?")
+_NEGATIVE = re.compile(r"-(\d|\.\d|inf)", re.IGNORECASE)
 
 
 def _bound(text: str) -> float | str:
-    text = text.strip()
-    if text.lower() in ("inf", "+inf", "infinity"):
+    """Argument type of ``--bounds``: a number (``-2``, ``0.5``, ``1/3``, ``1e3``) or ``-inf``/``inf``."""
+    word = text.strip().lower().removeprefix("+")
+    if word in ("inf", "infinity"):
         return math.inf
-    if text.lower() in ("-inf", "-infinity"):
+    if word in ("-inf", "-infinity"):
         return -math.inf
-    return text
+    if len(word) > 100 or not _BOUND.fullmatch(word):
+        raise argparse.ArgumentTypeError(
+            f"{_quote(text.strip())} is not a bound; write a number such as -2, 0.5, 1/3 or 1e3 "
+            "(exponents up to 999), or -inf or inf"
+        )
+    return word
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    algorithms = tuple(_algorithms())
+    parser = _Parser(
         prog="expectviz",
         description="Game-tree search under chance, step by step: minimax, alpha-beta, expectiminimax, Star1, Star2.",
+        epilog="Errors print one line on stderr and exit with status 2 (130 after Ctrl-C).",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("tree", help="tree text, a file holding it, or a textbook tree name (see 'expectviz list')")
         p.add_argument(
-            "-a", "--algorithm", choices=ALGORITHM_NAMES, help="default: alphabeta, or expectiminimax with chance nodes"
+            "-a", "--algorithm", choices=algorithms, help="default: alphabeta, or expectiminimax with chance nodes"
         )
-        p.add_argument("--depth", type=int, help="depth limit in levels (chance levels count)")
+        p.add_argument("--depth", type=_count, help="depth limit in levels (chance levels count)")
         p.add_argument("--bounds", nargs=2, metavar=("L", "U"), type=_bound, help="value bounds for star1/star2")
 
     solve = sub.add_parser("solve", help="search a tree and print its value, best move and counts")
@@ -117,7 +133,7 @@ def _parser() -> argparse.ArgumentParser:
 
     render = sub.add_parser("render", help="draw a tree, or one step of a search, to .svg/.png/.pdf")
     common(render)
-    render.add_argument("--step", type=int, help="the step to draw (default: the end; 0: before the search)")
+    render.add_argument("--step", type=_count, help="the step to draw (default: the end; 0: before the search)")
     render.add_argument("-o", "--output", required=True, help="output file: .svg, .png or .pdf")
 
     animate = sub.add_parser("animate", help="write a self-contained HTML player or an animated GIF of a search")
@@ -128,81 +144,325 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    parser = _parser()
-    argv = list(sys.argv[1:] if argv is None else argv)
-    for i, token in enumerate(argv[:-1]):
-        if token == "--bounds":  # let "--bounds -inf 2" through: argparse takes "-inf" for an option
+def _protect_negative_bounds(argv: list[str]) -> list[str]:
+    """Let ``--bounds -inf 2`` through: argparse would take ``-inf`` for an option, so prefix a space."""
+    argv = list(argv)
+    for i, token in enumerate(argv):
+        if token == "--bounds":
             for j in (i + 1, i + 2):
-                if j < len(argv) and argv[j].startswith("-"):
+                if j < len(argv) and _NEGATIVE.match(argv[j]):
                     argv[j] = " " + argv[j]
+    return argv
+
+
+# ---------------------------------------------------------------- trees
+
+
+def load_tree(spec: str) -> tuple[Node, tuple[Any, Any] | None]:
+    """A tree from notation text, a file, or a textbook name; with the textbook's bounds if any.
+
+    Args:
+        spec: a textbook tree's name, the path of a file holding notation text
+            or JSON, or notation text.
+
+    Returns:
+        The tree, and the textbook's ``(L, U)`` bounds (None unless a textbook
+        tree brings them).
+
+    Raises:
+        UsageError: a file that cannot be read, is not UTF-8, holds a bad tree,
+            or is larger than ``ev.options.max_input_bytes``; text that is no tree.
+        TreeSyntaxError: tree text that does not follow the notation.
+        InvalidTreeError: tree text that breaks a rule of trees.
+    """
+    if spec in TEXTBOOK:
+        entry = TEXTBOOK[spec]
+        return entry.tree, entry.bounds
+    info = _stat(spec)
+    if info is not None:
+        return _read_tree_file(spec, info), None
+    limit = options.max_input_bytes
+    if len(spec) > limit:
+        raise UsageError(
+            f"the tree text is {len(spec):,} characters, over the limit of {limit:,} "
+            "(expectviz.options.max_input_bytes)"
+        )
+    if "(" not in spec and not _looks_numeric(spec):
+        raise UsageError(
+            f"{_quote(spec)} is neither tree text, a file, nor a textbook tree (those are: {', '.join(TEXTBOOK)})"
+        )
+    return parse(spec), None
+
+
+def _stat(spec: str) -> os.stat_result | None:
+    """The file ``spec`` names, or None when it names none (then it is tree text)."""
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse has printed its one-line usage error
-        return int(exc.code or 0)
+        return os.stat(spec)
+    except (ValueError, UnicodeError):  # a NUL or an unencodable character: not a file name
+        return None
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.EINVAL):
+            return None
+        raise UsageError(f"cannot read {_quote(spec)}: {exc.strerror or exc}") from None
+
+
+def _read_tree_file(path: str, info: os.stat_result) -> Node:
+    """Read and parse a tree file, refusing directories and files over the size limit before reading."""
+    name = _quote(path, 200)
+    if stat.S_ISDIR(info.st_mode):
+        raise UsageError(f"{name} is a directory, not a tree file")
+    limit = options.max_input_bytes
+    if info.st_size > limit:
+        raise UsageError(_too_large(name, f"{info.st_size:,} bytes", limit))
     try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)  # bounded: a device or pipe has no size to check first
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise UsageError(_too_large(name, f"more than {limit:,} bytes", limit))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{name} is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start:,} (save it as UTF-8)"
+        ) from None
+    try:
+        if text.lstrip().startswith("{"):
+            return from_json(text)
+        return parse(text)
+    except ExpectvizError as exc:
+        raise UsageError(f"{name}: {exc}") from exc
+
+
+def _too_large(name: str, size: str, limit: int) -> str:
+    return f"{name} is {size}, over the limit of {limit:,} bytes for a tree file (expectviz.options.max_input_bytes)"
+
+
+def _looks_numeric(text: str) -> bool:
+    try:
+        float(text.split("#")[0].strip().split("/")[0])
+        return True
+    except ValueError:
+        return False
+
+
+# ---------------------------------------------------------------- searching
+
+
+def run_algorithm(
+    tree: Node,
+    algorithm: str | None,
+    *,
+    depth: int | None = None,
+    bounds: tuple[Any, Any] | None = None,
+    trace: bool = True,
+) -> Result:
+    """Run the named algorithm from ``expectviz.ALGORITHMS``.
+
+    Args:
+        tree: the tree to search.
+        algorithm: its name; None picks alphabeta, or expectiminimax on trees
+            with chance nodes.
+        depth: the depth limit, or None for none.
+        bounds: ``(L, U)``, for the algorithms that take bounds (star1, star2).
+        trace: record every event.
+
+    Returns:
+        The search's result.
+
+    Raises:
+        UsageError: an unknown algorithm, or one that needs bounds without them.
+        SearchError: a search that cannot run on this tree with these options.
+    """
+    algorithms = _algorithms()
+    if algorithm is None:
+        algorithm = "expectiminimax" if facts(tree).has_chance else "alphabeta"
+    search = algorithms.get(algorithm)
+    if search is None:
+        raise UsageError(f"unknown algorithm {_quote(algorithm)}; choose from {', '.join(algorithms)}")
+    if "bounds" in inspect.signature(search).parameters:
+        if bounds is None:
+            raise UsageError(f"{algorithm} needs --bounds L U (the least and greatest leaf values)")
+        return search(tree, bounds=bounds, depth=depth, trace=trace)
+    return search(tree, depth=depth, trace=trace)
+
+
+# ---------------------------------------------------------------- output
+
+
+def _write(line: str, stream: TextIO | None = None) -> None:
+    """Write one line; a character the stream's encoding cannot hold is written as a backslash escape."""
+    stream = sys.stdout if stream is None else stream
+    try:
+        stream.write(line + "\n")
+    except UnicodeEncodeError:  # a stream that could not be reconfigured (see _tolerant_streams)
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        stream.write((line + "\n").encode(encoding, "backslashreplace").decode(encoding))
+
+
+def _fail(message: str) -> None:
+    """Print ``message`` as one line on stderr; never raises (stderr may be closed)."""
+    one_line = " ".join(part.strip() for part in message.splitlines() if part.strip())
+    with contextlib.suppress(OSError, ValueError):
+        _write(f"expectviz: {one_line}", sys.stderr)
+        sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def _tolerant_streams() -> Iterator[None]:
+    """Write stdout and stderr with ``errors="backslashreplace"`` while the command runs, then restore them."""
+    restore: list[tuple[io.TextIOWrapper[Any], str]] = []
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors != "backslashreplace":
+            with contextlib.suppress(OSError, ValueError):
+                errors = stream.errors or "strict"
+                stream.reconfigure(errors="backslashreplace")
+                restore.append((stream, errors))
+    try:
+        yield
+    finally:
+        for stream, errors in restore:
+            with contextlib.suppress(OSError, ValueError):
+                stream.reconfigure(errors=errors)
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at the null device, so no later flush fails again."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+
+
+def _json_number(value: Any) -> int | float | str:
+    """A value for JSON: an int, a float when it is exact, else the notation's text (``1/3``)."""
+    if isinstance(value, int):
+        return value
+    try:
+        as_float = float(value)
+    except OverflowError:
+        return format_number(value)
+    return as_float if format_number(as_float) == format_number(value) else format_number(value)
+
+
+# ---------------------------------------------------------------- main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line.
+
+    Args:
+        argv: the arguments after the program name (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit status: 0 on success (and after ``--help``), 2 after any
+        failure (one line on stderr), 130 after Ctrl-C.
+    """
+    with _tolerant_streams():
+        try:
+            status = _main(list(sys.argv[1:] if argv is None else argv))
+            sys.stdout.flush()
+            return status
+        except BrokenPipeError:  # the reader went away (| head): stop quietly
+            _silence_stdout()
+            return ERROR_STATUS
+        except KeyboardInterrupt:
+            _fail("interrupted")
+            return INTERRUPTED_STATUS
+
+
+def _main(argv: list[str]) -> int:
+    """Parse and run, turning every failure into one line on stderr and status 2."""
+    try:
+        try:
+            args = _parser().parse_args(_protect_negative_bounds(argv))
+        except SystemExit as exc:  # --help has printed the help
+            return exc.code if isinstance(exc.code, int) else 0
         return _run(args)
     except ExpectvizError as exc:
-        print(f"expectviz: error: {exc}", file=sys.stderr)
-        return 2
+        _fail(f"error: {exc}")
+    except BrokenPipeError:
+        raise
     except OSError as exc:
-        print(f"expectviz: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
-        return 2
+        where = f": {exc.filename}" if exc.filename is not None else ""
+        _fail(f"error: {exc.strerror or exc}{where}")
+    except MemoryError:
+        _fail("error: out of memory; try a smaller tree, --depth, or leave out --trace")
+    except RecursionError:
+        _fail("error: the tree is nested too deeply to process")
+    except Exception as exc:  # noqa: BLE001 - a bug still fails in one line, naming the exception
+        _fail(f"error: internal error, please report it: {type(exc).__name__}: {exc}")
+    return ERROR_STATUS
 
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "list":
-        print(textbook_trees())
+        for line in textbook_trees().splitlines():
+            _write(line)
         return 0
+    output: str | None = getattr(args, "output", None)
+    if output is not None:
+        _check_file_name(output)
     tree, default_bounds = load_tree(args.tree)
     bounds = tuple(args.bounds) if args.bounds else default_bounds
-    if args.depth is not None and args.depth < 0:
-        raise UsageError(f"--depth must be 0 or more, not {args.depth}")
     if args.command == "solve":
-        result = run_algorithm(tree, args.algorithm, depth=args.depth, bounds=bounds, trace=args.trace)
-        if args.json:
-            print(
-                json.dumps(
-                    {
-                        "algorithm": result.algorithm,
-                        "value": _json_number(result),
-                        "best_move": result.best_move,
-                        "nodes_visited": result.stats.nodes_visited,
-                        "leaves_evaluated": result.stats.leaves_evaluated,
-                        "cutoffs": result.stats.cutoffs,
-                    }
-                )
-            )
-        else:
-            s = result.stats
-            print(f"algorithm:        {result.algorithm}")
-            print(f"value:            {format_number(result.exact_value)}")
-            print(f"best move:        {result.best_move if result.best_move is not None else '-'}")
-            print(f"nodes visited:    {s.nodes_visited}")
-            print(f"leaves evaluated: {s.leaves_evaluated}")
-            print(f"cutoffs:          {s.cutoffs}")
-        if args.trace and result.trace is not None:
-            print()
-            print(result.trace)
+        _solve(args, tree, bounds)
         return 0
+    assert output is not None
     result = run_algorithm(tree, args.algorithm, depth=args.depth, bounds=bounds)
-    from .render import export
+    try:
+        from .render import export
 
-    if args.command == "render":
-        export.render_file(result, args.output, step=args.step)
-    else:
-        export.animate_file(result, args.output)
-    print(f"wrote {args.output}")
+        if args.command == "render":
+            export.render_file(result, output, step=args.step)
+        else:
+            export.animate_file(result, output)
+    except ModuleNotFoundError as exc:
+        package = (exc.name or "").partition(".")[0]
+        if not package or package == __package__:
+            raise
+        raise UsageError(f"drawing needs the {package} package: pip install 'expectviz[viz]'") from None
+    _write(f"wrote {output}")
     return 0
 
 
-def _json_number(result: Result) -> int | float | str:
-    v = result.exact_value
-    if isinstance(v, int):
-        return v
-    f = float(v)
-    return f if format_number(f) == format_number(v) else format_number(v)
+def _check_file_name(name: str) -> None:
+    """Refuse an output name the file system cannot hold, before searching."""
+    try:
+        os.fsencode(name)
+    except UnicodeError:
+        raise UsageError(f"-o {_quote(name)} cannot be a file name here (it holds an unencodable character)") from None
+    if "\0" in name:
+        raise UsageError(f"-o {_quote(name)} cannot be a file name (it holds a NUL character)")
+
+
+def _solve(args: argparse.Namespace, tree: Node, bounds: tuple[Any, Any] | None) -> None:
+    result = run_algorithm(tree, args.algorithm, depth=args.depth, bounds=bounds, trace=args.trace)
+    s = result.stats
+    if args.json:
+        summary = {
+            "algorithm": result.algorithm,
+            "value": _json_number(result.exact_value),
+            "best_move": result.best_move,
+            "nodes_visited": s.nodes_visited,
+            "leaves_evaluated": s.leaves_evaluated,
+            "cutoffs": s.cutoffs,
+        }
+        _write(json.dumps(summary))
+    else:
+        _write(f"algorithm:        {result.algorithm}")
+        _write(f"value:            {format_number(result.exact_value)}")
+        _write(f"best move:        {result.best_move if result.best_move is not None else '-'}")
+        _write(f"nodes visited:    {s.nodes_visited}")
+        _write(f"leaves evaluated: {s.leaves_evaluated}")
+        _write(f"cutoffs:          {s.cutoffs}")
+    if args.trace and result.trace is not None:
+        _write("")
+        for line in result.trace.lines():  # streamed: a long trace is never one string
+            _write(line)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,6 +14,9 @@ __all__ = [
     "InvalidTreeError",
     "SearchError",
     "TraceFormatError",
+    "TraceBudgetError",
+    "OptionError",
+    "InputTypeError",
 ]
 
 
@@ -56,6 +59,30 @@ class SearchError(ExpectvizError, ValueError):
 
 class TraceFormatError(ExpectvizError, ValueError):
     """A saved trace (JSON) that is malformed or from an unknown schema."""
+
+
+class TraceBudgetError(SearchError):
+    """A traced search that would record more events than the budget allows (``ev.options.max_events``).
+
+    Attributes:
+        events: how many events were recorded before the search stopped.
+        nbytes: the memory those events took.
+        limit: the budget in force.
+    """
+
+    def __init__(self, reason: str, *, events: int, nbytes: int, limit: int) -> None:
+        super().__init__(reason)
+        self.events = events
+        self.nbytes = nbytes
+        self.limit = limit
+
+
+class InputTypeError(ExpectvizError, TypeError):
+    """An argument of the wrong type (``parse(None)``): the message names the type expected."""
+
+
+class OptionError(ExpectvizError, ValueError):
+    """An option (``ev.options`` or a keyword) with a value it cannot take."""
 
 
 def format_path(path: tuple[int, ...]) -> str:

@@ -17,7 +17,10 @@ from typing import Any
 
 from ._deep import call_deep
 from .errors import SearchError
-from .trace import Counter, ExactRecorder, Recorder, Stats, Trace, Value
+from .options import options as default_options
+from .recorder import Counter, Recorder, Stats, Value
+from .registry import info
+from .trace import Trace
 from .tree import CHANCE, LEAF, MAX, MIN, Node, Number, exact, facts, format_number, node_at, parse, path_to
 
 __all__ = ["Result", "Search", "as_tree"]
@@ -104,8 +107,10 @@ class Search:
         bounds: tuple[Any, Any] | None = None,
         regular: bool = False,
         options: dict[str, Any] | None = None,
+        max_events: int | None = None,
     ) -> None:
         self.algorithm = algorithm
+        self.info = info(algorithm)
         self.root = as_tree(tree)
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
             raise SearchError(f"depth must be a whole number >= 0 or None, not {depth!r}")
@@ -120,7 +125,16 @@ class Search:
         self._check_tree(chance=chance, regular=regular)
         known = facts(self.root)
         big = not (-(2**53) <= known.least and known.greatest <= 2**53)
-        self.tracer: Counter | Recorder = (ExactRecorder() if big else Recorder()) if trace else Counter()
+        if max_events is None:
+            max_events = default_options.max_events
+        elif isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 1:
+            raise SearchError(f"max_events must be a whole number >= 1 or None, not {max_events!r}")
+        self.tracer: Counter | Recorder = Counter()
+        if trace:
+            levels = min(self.height, self.depth) + 2
+            self.tracer = Recorder(
+                windowed=self.info.windowed, exact_ints=big, max_events=max_events, reserve=3 * levels
+            )
 
     def _check_tree(self, *, chance: bool, regular: bool) -> None:
         known = facts(self.root)
@@ -172,7 +186,7 @@ class Search:
             trace: Trace | None = Trace(
                 self.root, tracer, algorithm=self.algorithm, bounds=self.bounds, options=self.options
             )
-            stats = trace.stats()  # type: ignore[union-attr]
+            stats = tracer.stats()
         else:
             trace = None
             stats = tracer.stats()

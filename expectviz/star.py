@@ -8,7 +8,7 @@ not yet searched are bounded too, and the chance node's value is bounded by
 
 where [l_j, u_j] is what is known of outcome j ([L, U] before its search, its
 value after).  Outcome i need only be searched with the window that can still
-change the decision (FACTS.md, Star1)::
+change the decision (Ballard 1983; AIMA 3rd ed. Exercise 5.21)::
 
     alpha_i = (alpha - sum_{j != i} p_j u_j) / p_i
     beta_i  = (beta  - sum_{j != i} p_j l_j) / p_i
@@ -37,8 +37,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from .errors import SearchError
+from .recorder import Value
 from .search import Result, Search
-from .trace import Value
 from .tree import CHANCE, LEAF, MAX, MIN, Node
 
 __all__ = ["star1", "star2"]
@@ -51,6 +51,7 @@ def star1(
     depth: int | None = None,
     prune_ties: bool = True,
     trace: bool = True,
+    max_events: int | None = None,
 ) -> Result:
     """Ballard's Star1: alpha-beta with chance-node windows.
 
@@ -62,8 +63,9 @@ def star1(
         depth: stop this many levels below the root (chance levels count).
         prune_ties: MAX/MIN cutoffs on equality (AIMA's rule) or only strict ones.
         trace: record every event (False: only count).
+        max_events: the trace budget for this call (default ``ev.options.max_events``).
 
-    The AIMA exercise tree with values in [-2, 2] (FACTS.md): 5 of its 8 leaves.
+    The AIMA exercise tree with values in [-2, 2]: 5 of its 8 leaves.
 
     >>> import expectviz as ev
     >>> tree = "max(chance(min(2, 2), min(1, 2)), chance(min(0, 2), min(-1, 0)))"
@@ -71,7 +73,7 @@ def star1(
     >>> r.value, r.best_move, r.stats.leaves_evaluated
     (1.5, 0, 5)
     """
-    return _star("star1", tree, bounds, depth, prune_ties, trace, probing=False)
+    return _star("star1", tree, bounds, depth, prune_ties, trace, max_events, probing=False)
 
 
 def star2(
@@ -81,6 +83,7 @@ def star2(
     depth: int | None = None,
     prune_ties: bool = True,
     trace: bool = True,
+    max_events: int | None = None,
 ) -> Result:
     """Ballard's Star2: Star1 after probing the first move below each outcome.
 
@@ -92,7 +95,7 @@ def star2(
     >>> ev.star1(tree, bounds=(-2, 2)).stats.leaves_evaluated, ev.star2(tree, bounds=(-2, 2)).stats.leaves_evaluated
     (4, 3)
     """
-    return _star("star2", tree, bounds, depth, prune_ties, trace, probing=True)
+    return _star("star2", tree, bounds, depth, prune_ties, trace, max_events, probing=True)
 
 
 def _star(
@@ -102,6 +105,7 @@ def _star(
     depth: int | None,
     prune_ties: bool,
     trace: bool,
+    max_events: int | None,
     *,
     probing: bool,
 ) -> Result:
@@ -121,13 +125,10 @@ def _star(
         bounds=bounds,
         regular=probing,
         options={"prune_ties": prune_ties},
+        max_events=max_events,
     )
     L, U = search.bounds
     trace_ = search.tracer
-
-    def cuts(v: Value, bound: Value) -> bool:
-        """v >= bound (or v > bound when ties are not pruned)."""
-        return v >= bound if prune_ties else v > bound
 
     def value(
         node: Node, alpha: Value, beta: Value, depth: int, first: Value | None = None
@@ -149,7 +150,7 @@ def _star(
             return trace_.leaf(node, node.evaluation), None
         v: Value = -math.inf
         move = None
-        for a, child in enumerate(trace_.expand(node)):
+        for a, child in enumerate(node.children):
             if a == 0 and first is not None:
                 v2 = trace_.reuse(child, first)  # the probe searched this move already
             else:
@@ -157,7 +158,7 @@ def _star(
             if v2 > v:
                 v, move = v2, a
                 alpha = max(alpha, v)
-            if cuts(v, beta):
+            if v >= beta and (prune_ties or v > beta):
                 trace_.cutoff(node, v, a + 1)
                 return trace_.backup(node, v), move
         return trace_.backup(node, v), move
@@ -170,7 +171,7 @@ def _star(
             return trace_.leaf(node, node.evaluation), None
         v: Value = math.inf
         move = None
-        for a, child in enumerate(trace_.expand(node)):
+        for a, child in enumerate(node.children):
             if a == 0 and first is not None:
                 v2 = trace_.reuse(child, first)  # the probe searched this move already
             else:
@@ -178,7 +179,7 @@ def _star(
             if v2 < v:
                 v, move = v2, a
                 beta = min(beta, v)
-            if cuts(alpha, v):
+            if v <= alpha and (prune_ties or v < alpha):
                 trace_.cutoff(node, v, a + 1)
                 return trace_.backup(node, v), move
         return trace_.backup(node, v), move
@@ -193,7 +194,7 @@ def _star(
         probed: list[Value | None] = [None] * len(p)  # the value of each outcome's first move, once probed
 
         if probing and depth > 1 and node.children[0].kind in (MAX, MIN):
-            for i, child in enumerate(trace_.expand(node)):
+            for i, child in enumerate(node.children):
                 alpha_i, beta_i = child_window(p, lower, upper, i, alpha, beta)
                 trace_.window(node, i, alpha_i, beta_i)
                 if child.kind == MIN:  # MIN's first move is an upper bound on MIN's value
@@ -208,7 +209,7 @@ def _star(
                     trace_.cutoff(node, lower.total(), 0)
                     return trace_.backup(node, lower.total()), None
 
-        for i, child in enumerate(trace_.expand(node)):
+        for i, child in enumerate(node.children):
             alpha_i, beta_i = child_window(p, lower, upper, i, alpha, beta)
             trace_.window(node, i, alpha_i, beta_i)
             v, _ = value(child, max(alpha_i, L), min(beta_i, U), depth - 1, probed[i])
@@ -227,10 +228,8 @@ def _star(
     def probe(node: Node, alpha: Value, beta: Value, depth: int) -> Value:
         """Star2's probe: search only the first move below node."""
         trace_.visit(node, alpha, beta)
-        for child in trace_.expand(node):
-            v, _ = value(child, alpha, beta, depth - 1)
-            return trace_.probe(node, v)
-        raise AssertionError("a checked tree has no childless inner node")  # pragma: no cover
+        v, _ = value(node.children[0], alpha, beta, depth - 1)
+        return trace_.probe(node, v)
 
     return search.run(lambda root, depth: value(root, -math.inf, math.inf, depth))
 
@@ -300,7 +299,7 @@ def child_window(
 
     >>> from fractions import Fraction
     >>> half = Fraction(1, 2)
-    >>> child_window([half, half], [-2, -2], [2, 2], 0, Fraction(3, 2), math.inf)   # FACTS.md's tree
+    >>> child_window([half, half], [-2, -2], [2, 2], 0, Fraction(3, 2), math.inf)   # the AIMA exercise tree
     (Fraction(1, 1), inf)
     """
     lower = lower if isinstance(lower, Weighted) else Weighted.of(p, lower)

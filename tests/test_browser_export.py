@@ -78,7 +78,7 @@ def test_exported_fig_5_2_steps_offline(browser: Any, tmp_path: Path) -> None:
     page.click("#cutoff")  # jump to the cutoff at C
     counter, explanation, svg = shown()
     assert counter == f"step 13 of {len(trace)}"
-    assert "c2, c3" in explanation and "alpha = 3" in explanation
+    assert "c2, c3" in explanation and "α = 3" in explanation
     assert "\u2702" in svg  # the pruned edges carry the scissors mark
     page.keyboard.press("ArrowLeft")
     assert shown()[0] == f"step 12 of {len(trace)}"

@@ -160,7 +160,7 @@ def test_alphabeta_on_figure_5_2_prunes_c2_and_c3() -> None:
         assert check_pruned(result, answer).correct, answer
     assert check_pruned(result, "c2, c3").message == (
         "Correct! alphabeta prunes c2, c3 (2 of 9 leaves). C is a MIN node whose value is now at most 2, and "
-        "2 <= alpha = 3: MAX already has 3 at B, so MAX will never choose C; its other children (c2, c3) are pruned."
+        "2 ≤ α = 3: MAX already has 3 at B, so MAX will never choose C; its other children (c2, c3) are pruned."
     )
 
 
@@ -169,8 +169,10 @@ def test_star1_on_the_aima_exercise_prunes_leaves_6_7_8() -> None:
     assert [leaves(result.tree).index(p) + 1 for p in pruned_leaves(result)] == [6, 7, 8]
     feedback = check_pruned(result, "leaves 6, 7 and 8")
     assert feedback.correct
-    assert feedback.message.startswith("Correct! star1 prunes leaves 6, 7, 8 (3 of 8 leaves). Node (1, 0) is a MIN")
-    assert "at most 1, and 1 <= alpha = 1.5" in feedback.message
+    assert feedback.message.startswith(
+        "Correct! star1 prunes leaves 6, 7, 8 (3 of 8 leaves). The MIN node after moves 2, 1 is now worth at most 0"
+    )
+    assert "at most 1, and 1 ≤ α = 1.5" in feedback.message
 
 
 def test_without_bounds_only_leaf_8_is_pruned() -> None:

@@ -182,7 +182,7 @@ MUTATIONS = {
     # MIN cuts only when v < alpha, whatever prune_ties says: the ties that AIMA prunes are searched.
     "alphabeta-min-cuts-only-below-alpha": (
         "expectviz.alphabeta",
-        "if cuts(alpha, v):",
+        "if v <= alpha and (prune_ties or v < alpha):",
         "if v < alpha:",
         "02-",
         "alphabeta(",
@@ -190,8 +190,8 @@ MUTATIONS = {
     # aima-python's expect_minmax: the probability-weighted sum divided again by the number of outcomes.
     "expectiminimax-divides-by-outcomes": (
         "expectviz.expectiminimax",
-        "v = v + p * v2",
-        "v = v + p * v2 / len(node.children)",
+        "v = v + child.probability * v2  # type: ignore[operator]",
+        "v = v + child.probability * v2 / len(node.children)  # type: ignore[operator]",
         "03-",
         "expectiminimax(",
     ),

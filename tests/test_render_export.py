@@ -1,4 +1,4 @@
-"""Exports: the offline player page, the GIF, and the CLI helpers (need Graphviz's dot)."""
+"""Exports: the offline player page, the GIF, and the files the CLI writes (need Graphviz's dot)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 import expectviz as ev
-from expectviz.cli_render import animate_command, render_command
 from expectviz.render import RenderError
-from expectviz.render.export import export_html, unpack_frames
+from expectviz.render.export import animate_file, export_html, render_file, unpack_frames
 
 pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 
@@ -29,26 +28,27 @@ def test_html_embeds_every_frame_offline(tmp_path: Path) -> None:
     assert frames[13].startswith("<svg") and frames[13].endswith("</svg>") and "\u2702" in frames[13]
 
 
-def test_gif_and_cli_helpers(tmp_path: Path) -> None:
+def test_gif_and_cli_files(tmp_path: Path) -> None:
     pytest.importorskip("PIL")
     from PIL import Image
 
     r = ev.expectiminimax("coin-flip")
-    path = animate_command(r, tmp_path / "a.gif")
+    path = animate_file(r, tmp_path / "a.gif")
     with Image.open(path) as image:
         assert image.n_frames == len(r.trace) + 1  # type: ignore[arg-type]
-    assert animate_command(r, tmp_path / "a.html").endswith("a.html")
-    assert Path(render_command(r, tmp_path / "d.pdf", step=3)).read_bytes().startswith(b"%PDF")
+    assert animate_file(r, tmp_path / "a.html").endswith("a.html")
+    assert Path(render_file(r, tmp_path / "d.pdf", step=3)).read_bytes().startswith(b"%PDF")
     with pytest.raises(RenderError):
-        render_command(r, tmp_path / "d.bmp")
+        render_file(r, tmp_path / "d.bmp")
     with pytest.raises(RenderError):
-        animate_command(r, tmp_path / "d.svg")
+        animate_file(r, tmp_path / "d.svg")
 
 
 def test_html_frames_are_packed_compactly(tmp_path: Path) -> None:
     """A 100-step trace of a 40-node tree fits in 300 KB: pieces stored once, frames as changes."""
     from expectviz.games.random_trees import chance_tree
-    from expectviz.render.export import pack_frames, unpack_frames
+    from expectviz.render.diagram import renderer_for
+    from expectviz.render.export import pack_steps, unpack_frames
 
     tree = chance_tree(3, 3, 3, seed=0, pattern=("max", "chance", "min"))
     nodes = sum(1 for _ in ev.walk(tree))
@@ -59,5 +59,8 @@ def test_html_frames_are_packed_compactly(tmp_path: Path) -> None:
     ev.export_html(result, page)
     assert page.stat().st_size <= 300_000
 
-    svgs = ["<svg><g>a</g><text>b</text></svg>", "<svg><g>a</g><text>c</text><g>d</g></svg>", "<svg><g>d</g></svg>"]
-    assert unpack_frames(*pack_frames(svgs)) == svgs
+    renderer = renderer_for(result.trace)
+    frames = unpack_frames(*pack_steps(renderer.drawer, renderer.scene.paint_steps()))
+    assert len(frames) == len(result.trace) + 1
+    for k in (0, 1, len(frames) // 2, len(frames) - 1):
+        assert frames[k] == renderer.drawer.svg(renderer.scene.paint(result.trace.frame(k))), k

@@ -36,7 +36,7 @@ def test_setting_the_step_updates_the_view() -> None:
     before = p.diagram.value
     p.step = 13
     assert p.frame.step == 13 and p.frame.node((1, 1)).status == "pruned"
-    assert "2 &lt;= alpha = 3" in p.explanation.value
+    assert "2 ≤ α = 3" in p.explanation.value
     assert p.diagram.value != before and "alphabeta: step 13 of 23" in p.diagram.value
     assert "\u2702" in p.diagram.value
     assert "&nbsp;C</td>" in p.stack_panel.value and "[3, +\u221e]" in p.stack_panel.value

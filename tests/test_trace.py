@@ -194,15 +194,15 @@ def test_cutoff_explanation_at_c() -> None:
     (step,) = [i + 1 for i, e in enumerate(r.trace) if e.kind == "cutoff"]
     text = r.trace.frame(step).explanation
     assert "c2" in text and "c3" in text
-    assert "alpha = 3" in text
-    assert "C" in text and "2 <= alpha" in text
+    assert "α = 3" in text
+    assert "C" in text and "2 ≤ α" in text
 
 
 def test_cutoff_explanation_with_strict_pruning() -> None:
     r = ev.alphabeta(ev.textbook("aima-fig-5.2"), prune_ties=False)
     assert r.trace is not None
     (step,) = [i + 1 for i, e in enumerate(r.trace) if e.kind == "cutoff"]
-    assert "2 < alpha = 3" in r.trace.frame(step).explanation
+    assert "2 < α = 3" in r.trace.frame(step).explanation
 
 
 def test_every_frame_has_an_explanation() -> None:

@@ -12,8 +12,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..replay import Frame
 from ..search import Result
-from ..trace import Frame, Trace
+from ..trace import Trace
 from ..tree import CHANCE, LEAF, MAX, MIN
 from .diagram import Renderer, renderer_for
 from .layout import RenderError
@@ -34,14 +35,6 @@ def _trace_of(result: Result | Trace) -> Trace:
     return trace
 
 
-def _visits_so_far(trace: Trace) -> list[int]:
-    """counts[k]: nodes visited in the first k events."""
-    counts = [0]
-    for i in range(len(trace)):
-        counts.append(counts[-1] + (1 if trace._kind[i] == 0 else 0))
-    return counts
-
-
 class _Panel:
     """The diagram, sentence and call-stack panel of one trace, redrawn per step."""
 
@@ -49,7 +42,6 @@ class _Panel:
         self.renderer = renderer
         assert renderer.trace is not None
         self.trace: Trace = renderer.trace
-        self.visits = _visits_so_far(self.trace)
         self.title = widgets.HTML(value=title)
         self.diagram = widgets.HTML(layout=widgets.Layout(overflow="auto"))
         self.explanation = widgets.HTML(layout=widgets.Layout(min_height="3em"))
@@ -91,12 +83,12 @@ class _Panel:
         head = ["node", "kind"] + (["[\u03b1, \u03b2]"] if windowed else []) + ["value so far", "bounds"]
         header = "<tr>" + "".join(f"<th style='text-align:left;padding:1px 6px'>{h}</th>" for h in head) + "</tr>"
         body = "".join(rows) if rows else f"<tr><td colspan='{len(head)}'><i>empty</i></td></tr>"
-        visited = self.visits[frame.step]
+        visited = frame.stats.nodes_visited
         return (
             "<div style='font-size:90%'><b>Call stack</b> (root first)"
             f"<table style='border-collapse:collapse'>{header}{body}</table>"
             f"<div style='margin-top:6px'>Nodes visited so far: {visited} of "
-            f"{self.visits[-1]}</div></div>"
+            f"{self.trace.stats().nodes_visited}</div></div>"
         )
 
 
@@ -152,7 +144,7 @@ class Player(widgets.VBox):  # type: ignore[misc]
         self._panel = _Panel(renderer_for(trace, max_nodes=max_nodes, legend=legend))
         steps = len(trace)
         self.play_control, self.slider, self.speed = _controls(steps, interval)
-        self.cutoff_steps = [i + 1 for i in range(steps) if trace._kind[i] == 3]
+        self.cutoff_steps = trace.steps("cutoff")
         first = _button("", "first step (before the search)", "step-backward")
         previous = _button("", "previous step", "chevron-left")
         following = _button("", "next step", "chevron-right")
@@ -293,7 +285,7 @@ def _title(trace: Trace, step: int | None = None) -> str:
     s = trace.stats()
     so_far = ""
     if step is not None:
-        visited = sum(1 for i in range(step) if trace._kind[i] == 0)
+        visited = trace.frame(step).stats.nodes_visited
         so_far = f"; {visited} visited so far"
     return (
         f"<b>{html.escape(trace.algorithm)}</b>: {s.nodes_visited} nodes visited, "

@@ -19,8 +19,9 @@ import weakref
 from collections import OrderedDict
 from typing import Any
 
+from ..replay import Frame
 from ..search import Result, as_tree
-from ..trace import Frame, Trace
+from ..trace import Trace
 from ..tree import Node
 from .dot import scene_dot
 from .layout import Layout, RenderError, StepRangeError, layout, run_graphviz

@@ -4,9 +4,10 @@
 and no kernel: every frame's SVG (drawn on one layout) and sentence are
 embedded as JSON, with a small script for play/pause, speed, first/previous/
 next/last, "next cutoff", a step slider and the arrow keys.  Frames are stored
-compactly: each SVG is cut into its elements, every distinct element is stored
-once, and each frame is the list of its elements written as changes to the
-frame before (so a step costs only what it changes).
+compactly: the SVG is a fixed list of slots (heading, then each drawn item's
+stem, edge, cutoff mark and node), every distinct slot text is stored once,
+and each step lists only the slots it changes, which the scene knows without
+drawing the rest (so exporting costs time linear in the trace).
 
 :func:`export_gif` renders every frame with Graphviz (one ``neato -n2`` run for
 all frames, nodes pinned at the layout's positions) and joins them with Pillow.
@@ -21,8 +22,7 @@ import html
 import io
 import json
 import os
-import re
-from difflib import SequenceMatcher
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..search import Result
@@ -30,7 +30,8 @@ from ..trace import Trace
 from .diagram import FORMATS, Drawable, draw, renderer_for
 from .dot import scene_dot
 from .layout import GraphvizError, RenderError, run_graphviz
-from .scene import DEFAULT_MAX_NODES
+from .scene import DEFAULT_MAX_NODES, Paint
+from .svg import Drawer
 
 __all__ = ["export_html", "export_gif", "render_file", "animate_file"]
 
@@ -49,53 +50,42 @@ def _json_for_script(data: Any) -> str:
     return json.dumps(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-_PIECES = re.compile(r"(?=<(?:g|path|line|polygon|polyline|text|rect|circle|ellipse|title|/g|/svg)[ >])")
+def pack_steps(drawer: Drawer, paints: Iterable[tuple[Paint, set[int] | None]]) -> tuple[list[str], list[list[int]]]:
+    """Store a whole trace's SVG compactly: each distinct piece once, and per step only the slots it changes.
 
-
-def pack_frames(svgs: list[str]) -> tuple[list[str], list[list[Any]]]:
-    """Store SVG frames as distinct pieces plus, per frame, changes to the previous frame.
-
-    Each frame's list of piece indices is written as operations on the previous
-    frame's list: a positive n copies the next n indices, a negative n skips n,
-    and a list inserts those indices.  :func:`unpack_frames` undoes it.
+    ``frames[0]`` lists the piece of every slot of :meth:`Drawer.parts` for step 0; each later
+    ``frames[k]`` is a flat list ``[slot, piece, slot, piece, ...]`` of the slots step k changes.
+    :func:`unpack_frames` (and the page's script) rebuild any frame from these.
     """
     table: dict[str, int] = {}
-    frames: list[list[Any]] = []
-    previous: list[int] = []
-    for svg in svgs:
-        current = [table.setdefault(piece, len(table)) for piece in _PIECES.split(svg) if piece]
-        ops: list[Any] = []
-        matcher = SequenceMatcher(None, previous, current, autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag == "equal":
-                ops.append(i2 - i1)
-                continue
-            if i2 > i1:
-                ops.append(-(i2 - i1))
-            if j2 > j1:
-                ops.append(current[j1:j2])
+    frames: list[list[int]] = []
+    current: list[int] = []
+    for paint, changed in paints:
+        if changed is None:
+            current = [table.setdefault(part, len(table)) for part in drawer.parts(paint)]
+            frames.append(list(current))
+            continue
+        ops: list[int] = []
+        for slot, part in sorted(drawer.changed_parts(paint, changed).items()):
+            piece = table.setdefault(part, len(table))
+            if current[slot] != piece:
+                current[slot] = piece
+                ops.extend((slot, piece))
         frames.append(ops)
-        previous = current
     return list(table), frames
 
 
-def unpack_frames(pieces: list[str], frames: list[list[Any]]) -> list[str]:
-    """The SVG of every frame, from :func:`pack_frames`' output (what the page's script does)."""
+def unpack_frames(pieces: list[str], frames: list[list[int]]) -> list[str]:
+    """The SVG of every frame, from :func:`pack_steps`' output (what the page's script does)."""
     out: list[str] = []
-    previous: list[int] = []
-    for ops in frames:
-        current: list[int] = []
-        position = 0
-        for op in ops:
-            if isinstance(op, list):
-                current.extend(op)
-            elif op > 0:
-                current.extend(previous[position : position + op])
-                position += op
-            else:
-                position -= op
-        out.append("".join(pieces[i] for i in current))
-        previous = current
+    state: list[int] = []
+    for k, ops in enumerate(frames):
+        if k == 0:
+            state = list(ops)
+        else:
+            for j in range(0, len(ops), 2):
+                state[ops[j]] = ops[j + 1]
+        out.append("".join(pieces[i] for i in state))
     return out
 
 
@@ -133,19 +123,29 @@ body {{ font-family: Helvetica, Arial, sans-serif; margin: 1em; color: #111; }}
 (function () {{
   "use strict";
   var data = JSON.parse(document.getElementById("frames").textContent);
-  var pieces = data.pieces, texts = data.texts, cutoffs = data.cutoffs, last = texts.length - 1;
-  var lists = [], previous = [];
-  data.frames.forEach(function (ops) {{
-    var current = [], position = 0;
-    ops.forEach(function (op) {{
-      if (Array.isArray(op)) {{ current.push.apply(current, op); }}
-      else if (op > 0) {{ current.push.apply(current, previous.slice(position, position + op)); position += op; }}
-      else {{ position -= op; }}
-    }});
-    lists.push(current);
-    previous = current;
-  }});
-  function svgOf(k) {{ return lists[k].map(function (i) {{ return pieces[i]; }}).join(""); }}
+  var pieces = data.pieces, texts = data.texts, cutoffs = data.cutoffs, frames = data.frames;
+  var last = texts.length - 1;
+  // Frame 0 lists every slot's piece; each later frame the [slot, piece] pairs its step changes.  One pass
+  // records what each change replaced, so stepping backwards undoes changes instead of starting over.
+  var state = frames[0].slice(), shownStep = 0, undo = [null], walk = frames[0].slice();
+  for (var k = 1; k <= last; k++) {{
+    var ops = frames[k], old = [];
+    for (var j = 0; j < ops.length; j += 2) {{ old.push(walk[ops[j]]); walk[ops[j]] = ops[j + 1]; }}
+    undo.push(old);
+  }}
+  function moveTo(k) {{
+    while (shownStep < k) {{
+      shownStep++;
+      var ops = frames[shownStep];
+      for (var j = 0; j < ops.length; j += 2) state[ops[j]] = ops[j + 1];
+    }}
+    while (shownStep > k) {{
+      var ops = frames[shownStep], old = undo[shownStep];
+      for (var j = 0; j < ops.length; j += 2) state[ops[j]] = old[j / 2];
+      shownStep--;
+    }}
+  }}
+  function svgOf(k) {{ moveTo(k); return state.map(function (i) {{ return pieces[i]; }}).join(""); }}
   var slider = document.getElementById("step"), diagram = document.getElementById("diagram");
   var explanation = document.getElementById("explanation"), counter = document.getElementById("counter");
   var playButton = document.getElementById("play"), speed = document.getElementById("speed");
@@ -220,14 +220,15 @@ def export_html(
     """
     trace = _trace(result)
     renderer = renderer_for(trace, max_nodes=max_nodes)
-    svgs: list[str] = []
     texts: list[str] = []
-    for k in range(len(trace) + 1):
-        frame = trace.frame(k)
-        svgs.append(renderer.drawer.svg(renderer.scene.paint(frame)))
-        texts.append(f"Step {k}. {frame.explanation}")
-    pieces, frames = pack_frames(svgs)
-    cutoffs = [i + 1 for i in range(len(trace)) if trace[i].kind == "cutoff"]
+
+    def paints() -> Iterator[tuple[Paint, set[int] | None]]:
+        for paint, changed in renderer.scene.paint_steps():
+            texts.append(f"Step {paint.step}. {paint.explanation}")
+            yield paint, changed
+
+    pieces, frames = pack_steps(renderer.drawer, paints())
+    cutoffs = trace.steps("cutoff")
     heading = title if title is not None else f"{trace.algorithm}: {len(trace)} steps"
     page = _PAGE.format(
         title=html.escape(heading),

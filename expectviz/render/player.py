@@ -25,9 +25,11 @@ Result still displays (as SVG and text) where ipywidgets is missing.
 
 from __future__ import annotations
 
+import html
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
+from ..options import options
 from ..search import Result
 from ..trace import Trace
 from .diagram import draw
@@ -138,6 +140,14 @@ def result_mimebundle(result: Result) -> dict[str, Any]:
     except Exception:  # no dot, or anything else: a repr must not fail
         return bundle
     if result.trace is None:
+        return bundle
+    if len(result.trace) > options.max_display_steps:  # a player over this many steps is no way to read it
+        note = (
+            f"This search recorded {len(result.trace):,} steps, more than ev.options.max_display_steps = "
+            f"{options.max_display_steps:,}, so this is its final diagram. To step through a part, search with a "
+            "depth limit (depth=...) or search a subtree; ev.play(result) opens the player on all of it anyway."
+        )
+        bundle["text/html"] = f"<div>{bundle['image/svg+xml']}<p><i>{html.escape(note)}</i></p></div>"
         return bundle
     try:
         view = play(result, step=-1)._repr_mimebundle_()

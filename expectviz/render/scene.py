@@ -20,7 +20,15 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..trace import Frame, NodeState, Trace
+from ..recorder import BACKUP as EVENT_BACKUP
+from ..recorder import CUTOFF as EVENT_CUTOFF
+from ..recorder import LEAF as EVENT_LEAF
+from ..recorder import PROBE as EVENT_PROBE
+from ..recorder import REUSE as EVENT_REUSE
+from ..recorder import VISIT as EVENT_VISIT
+from ..recorder import WINDOW as EVENT_WINDOW
+from ..replay import Frame, NodeState
+from ..trace import Trace
 from ..tree import CHANCE, LEAF, MAX, MIN, Node, format_probability
 from .style import LINE_HEIGHT, SHAPE, SMALL_SIZE, interval, number, shorten, text_width
 
@@ -113,6 +121,10 @@ class Scene:
     height: float = 0.0
     """Layout box height of every item (one height keeps each level's shapes in line)."""
     _tooltips: list[str] | None = None
+    _deepest: int = 0
+    _item_nids: list[int] | None = None
+    _shown: int | None = None
+    _items_of_nids: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.algorithm = self.trace.algorithm if self.trace is not None else None
@@ -156,6 +168,7 @@ class Scene:
                     pending.append((path + (i,), child, me, depth + 1))
             stack.extend(reversed(pending))
         self.height = SHAPE + 6 + most_slots * LINE_HEIGHT
+        self._deepest = max(it.depth for it in self.items)
 
     def _add_summary(self, first: Path, marker: _RunMarker, parent: int, depth: int) -> None:
         me = len(self.items)
@@ -243,22 +256,27 @@ class Scene:
             return {path for path, _ in _walk(self.tree)}
         limit = max(limit, 1)
         keep: set[Path] = {()}
-        visited: set[Path] = set()
-        if self.trace is not None:
-            visited = _visited_paths(self.trace)
-        for only_visited in (True, False):
-            queue: deque[tuple[Path, Node]] = deque([((), self.tree)])
-            while queue and len(keep) < limit:
-                path, node = queue.popleft()
-                for i, child in enumerate(node.children):
-                    child_path = path + (i,)
-                    if only_visited and child_path not in visited:
-                        continue
-                    if child_path not in keep:
-                        if len(keep) >= limit:
-                            break
-                        keep.add(child_path)
-                    queue.append((child_path, child))
+        if self.trace is not None:  # the nodes the search reached, level by level, read from the trace's index
+            ix = self.trace.index
+            reached: deque[tuple[Path, int]] = deque([((), 0)])
+            while reached and len(keep) < limit:
+                path, nid = reached.popleft()
+                for child in ix.children(nid):
+                    if len(keep) >= limit:
+                        break
+                    child_path = path + (ix.child_index[child],)
+                    keep.add(child_path)
+                    reached.append((child_path, child))
+        queue: deque[tuple[Path, Node]] = deque([((), self.tree)])
+        while queue and len(keep) < limit:
+            path, tree_node = queue.popleft()
+            for i, child_node in enumerate(tree_node.children):
+                child_path = path + (i,)
+                if child_path not in keep:
+                    if len(keep) >= limit:
+                        break
+                    keep.add(child_path)
+                queue.append((child_path, child_node))
         return keep
 
     # ---------------------------------------------------------------- painting
@@ -268,62 +286,238 @@ class Scene:
         trace = self.trace
         steps = len(trace) if trace is not None else 0
         if frame is None:
-            looks = [ItemPaint("plain", lines=tuple("" for _ in it.slots), edge="normal") for it in self.items]
-            caption = self._caption(None)
-            return Paint(0, 0, looks, caption, "")
+            plain = [ItemPaint("plain", lines=tuple("" for _ in it.slots), edge="normal") for it in self.items]
+            return Paint(0, 0, plain, self._caption(None), "")
         stack_items = self._stack_items(frame)
-        current_item = self._locate(frame.current) if frame.current is not None else None
-        looks = []
-        for k, it in enumerate(self.items):
-            if it.kind == MORE:
-                look = self._paint_summary(it, frame, k in stack_items, current_item == k)
-            else:
-                look = self._paint_node(it, frame.node(it.path))
-                if look.status == "active" and current_item == k:
-                    look.status = "current"
-            if it.parent >= 0:
-                if look.status == "pruned":
-                    look.edge = "pruned"
-                    look.cut_mark = looks[it.parent].status != "pruned"
-                elif k in stack_items or look.status == "current":
-                    look.edge = "stack"
-                elif look.status in ("done", "probed", "active"):
-                    look.edge = "normal"
-                else:
-                    look.edge = "unvisited"
-            looks.append(look)
+        current_item = self._current_item(frame)
+        looks: list[ItemPaint] = []
+        for k in range(len(self.items)):
+            looks.append(self._look(k, frame, stack_items, current_item, looks))
         return Paint(frame.step, steps, looks, self._caption(frame), frame.explanation)
+
+    def paint_steps(self) -> Iterator[tuple[Paint, set[int] | None]]:
+        """Every frame's looks in order, with the items each step changed (None for step 0: all of them).
+
+        A step repaints only what its event can change: its node and that node's parent, the
+        node that was current before, every open ancestor when a leaf is evaluated (their
+        ranges), and the drawn subtree of a node that is cut off.  So painting a whole trace
+        costs time linear in its events, not events times drawn nodes.
+        """
+        trace = self.trace
+        assert trace is not None
+        ix = trace.index
+        frame = trace.frame(0)
+        paint = self.paint(frame)
+        yield paint, None
+        looks = list(paint.items)
+        before = self._current_item(frame)
+        below = self._descendants()
+        on_stack: dict[int, int] = {}  # item -> how many open nodes it draws (a summary can hide several)
+        for step in range(1, len(trace) + 1):
+            frame = trace.frame(step)
+            i = step - 1
+            kind = ix.kinds[i]
+            nid = ix.about[i]
+            item = self._item_of(nid)
+            if kind == EVENT_VISIT:
+                on_stack[item] = on_stack.get(item, 0) + 1
+            elif kind in (EVENT_LEAF, EVENT_BACKUP, EVENT_PROBE):
+                on_stack[item] -= 1
+                if not on_stack[item]:
+                    del on_stack[item]
+            touched = {item, self._item_of(ix.parent[nid]) if ix.parent[nid] >= 0 else -1}
+            if kind == EVENT_LEAF:  # the ranges of every open ancestor may narrow
+                touched.update(on_stack)
+            elif kind == EVENT_CUTOFF:
+                touched.update(below.get(self._item_of(nid), ()))
+            elif kind == EVENT_WINDOW:
+                touched.add(self._item_of_child(nid, trace._code[i] >> 4))
+            elif kind == EVENT_REUSE:
+                touched.add(self._item_of(ix.first_child[nid]))
+            current = self._current_item(frame)
+            if current is not None:
+                touched.add(current)
+            if before is not None:
+                touched.add(before)
+            touched.discard(-1)
+            stack_items = set(on_stack) - {-1}
+            for k in sorted(touched):
+                looks[k] = self._look(k, frame, stack_items, current, looks)
+            before = current
+            yield Paint(step, len(trace), list(looks), self._caption(frame), frame.explanation), touched
+
+    def _look(
+        self, k: int, frame: Frame, stack_items: set[int], current_item: int | None, looks: list[ItemPaint]
+    ) -> ItemPaint:
+        """How item ``k`` looks at ``frame`` (its parent's look, ``looks[parent]``, must be up to date)."""
+        it = self.items[k]
+        if it.kind == MORE:
+            look = self._paint_summary(it, frame, k in stack_items, current_item == k)
+        else:
+            nid = self._nid(k)
+            look = self._paint_node(it, frame.state(nid) if nid >= 0 else frame.node(it.path))
+            if look.status == "active" and current_item == k:
+                look.status = "current"
+        if it.parent >= 0:
+            if look.status == "pruned":
+                look.edge = "pruned"
+                look.cut_mark = looks[it.parent].status != "pruned"
+            elif k in stack_items or look.status == "current":
+                look.edge = "stack"
+            elif look.status in ("done", "probed", "active"):
+                look.edge = "normal"
+            else:
+                look.edge = "unvisited"
+        return look
+
+    # -- items and the trace's node ids
+
+    def _nid(self, k: int) -> int:
+        """The trace's node id of item ``k`` (a drawn tree node), or -1 if the search never reached it."""
+        if self._item_nids is None:
+            self._item_nids = [-2] * len(self.items)
+        nid = self._item_nids[k]
+        if nid == -2:
+            nid = -1
+            if self.trace is not None and self.items[k].kind != MORE:
+                ix = self.trace.index
+                parent = self.items[k].parent
+                if parent < 0:
+                    nid = 0 if len(ix.nodes) else -1
+                else:
+                    above = self._nid(parent)
+                    if above >= 0:
+                        nid = ix.child(above, self.items[k].path[-1], len(self.trace))
+            self._item_nids[k] = nid
+        return nid
+
+    def _item_of(self, nid: int) -> int:
+        """The item drawing the reached node ``nid``: its own, the summary hiding it, or -1."""
+        memo = self._items_of_nids
+        found = memo.get(nid)
+        if found is not None:
+            return found
+        assert self.trace is not None
+        ix = self.trace.index
+        chain = []
+        at = nid
+        while at >= 0 and at not in memo:
+            chain.append(at)
+            at = ix.parent[at]
+        above = memo.get(at, -1) if at >= 0 else -1
+        for node in reversed(chain):
+            if ix.parent[node] < 0:
+                item = self.index.get((), -1)
+            else:
+                item = self._child_item(above, ix.child_index[node])
+            memo[node] = item
+            above = item
+        return memo[nid]
+
+    def _item_of_child(self, nid: int, index: int) -> int:
+        return self._child_item(self._item_of(nid), index)
+
+    def _child_item(self, parent_item: int, index: int) -> int:
+        """The item drawing child ``index`` of the node drawn by ``parent_item``."""
+        if parent_item < 0:
+            return -1
+        parent = self.items[parent_item]
+        if parent.kind == MORE:
+            return parent_item  # hidden inside the summary
+        path = parent.path + (index,)
+        found = self.index.get(path)
+        if found is not None:
+            return found
+        return self.summary_of.get((parent.path, index), -1)
+
+    def _current_item(self, frame: Frame) -> int | None:
+        """The item of the node the frame's step is about."""
+        if frame.step == 0 or self.trace is None:
+            return None
+        ix = self.trace.index
+        i = frame.step - 1
+        nid = ix.about[i]
+        if ix.kinds[i] == EVENT_REUSE:  # about the move whose value is reused
+            nid = ix.first_child[nid]
+        item = self._item_of(nid)
+        return item if item >= 0 else None
+
+    def _descendants(self) -> dict[int, list[int]]:
+        """For every item, the items drawn below it."""
+        below: dict[int, list[int]] = {k: [] for k in range(len(self.items))}
+        for k in range(len(self.items) - 1, -1, -1):
+            parent = self.items[k].parent
+            if parent >= 0:
+                below[parent].append(k)
+                below[parent].extend(below[k])
+        return below
 
     def _locate(self, path: Path) -> int | None:
         """The item drawing ``path``: its own, or the summary holding it."""
-        for depth in range(len(path) + 1):
+        for depth in range(min(len(path), self._deepest) + 1):
             prefix = path[:depth]
             if prefix not in self.index:
                 return self.summary_of.get((prefix[:-1], prefix[-1]))
-        return self.index[path]
+        return self.index.get(path)
 
     def _stack_items(self, frame: Frame) -> set[int]:
+        """The items on the call stack: the nodes drawn on it, and summaries hiding part of it."""
+        assert self.trace is not None
+        ix = self.trace.index
+        chain = frame.stack.ids()
         found: set[int] = set()
-        for path in frame.stack:
-            k = self._locate(path)
-            if k is not None:
-                found.add(k)
+        path: Path = ()
+        for depth, nid in enumerate(chain):
+            if depth:
+                path = path + (ix.child_index[nid],)
+            if depth > self._deepest:
+                break
+            k = self.index.get(path)
+            if k is None:
+                summary = self.summary_of.get((path[:-1], path[-1])) if path else None
+                if summary is not None:
+                    found.add(summary)
+                break
+            found.add(k)
         return found
 
     def _paint_summary(self, it: Item, frame: Frame, on_stack: bool, is_current: bool) -> ItemPaint:
-        parent_path = it.path[:-1]
-        statuses = {frame.node(parent_path + (i,)).status for i in it.covers}
         if is_current:
-            status = "current"
-        elif on_stack:
-            status = "active"
-        elif statuses == {"pruned"}:
+            return ItemPaint("current")
+        if on_stack:
+            return ItemPaint("active")
+        statuses = self._covered_statuses(it, frame)
+        if statuses == {"pruned"}:
             status = "pruned"
         elif statuses <= {"done", "pruned", "probed"}:
             status = "done"
         else:
             status = "unvisited"
         return ItemPaint(status)
+
+    def _covered_statuses(self, it: Item, frame: Frame) -> set[str]:
+        """The statuses of the siblings a summary stands for (each reached one asked once, the rest in bulk)."""
+        parent = self._nid(it.parent)
+        if parent < 0:
+            return {frame.node(it.path[:-1] + (i,)).status for i in it.covers}
+        ix = frame.trace.index
+        first, last = it.covers[0], it.covers[-1]
+        statuses: set[str] = set()
+        reached: set[int] = set()
+        for child in ix.children(parent):
+            index = ix.child_index[child]
+            if first <= index <= last and ix.first_visit[child] < frame.step:
+                reached.add(index)
+                statuses.add(frame.status(child))
+        if len(reached) < len(it.covers):  # pruning is monotone in the index: the least and greatest unreached tell
+            low, high = first, last
+            while low in reached:
+                low += 1
+            while high in reached:
+                high -= 1
+            for i in (low, high):
+                statuses.add("pruned" if frame._pruned_below(parent, i) else "unvisited")
+        return statuses
 
     def _paint_node(self, it: Item, state: NodeState) -> ItemPaint:
         status = state.status
@@ -396,13 +590,15 @@ class Scene:
             return ""
         who = it.name or (self.trace.describe(it.path) if self.trace is not None else "")
         kind = {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF: "leaf"}[it.kind]
-        text = f"{who} ({kind})" if who else kind
+        text = f"{who} ({kind})" if who and " after " not in who else (who or kind)
         if it.path:
             text += " at path " + "/".join(map(str, it.path))
         return text
 
     def _caption(self, frame: Frame | None) -> str:
-        shown = sum(1 for it in self.items if it.kind != MORE)
+        if self._shown is None:
+            self._shown = sum(1 for it in self.items if it.kind != MORE)
+        shown = self._shown
         extra = f" (drawing {shown} of {self.total_nodes} nodes)" if shown < self.total_nodes else ""
         if frame is None or self.trace is None:
             return f"{self.total_nodes} nodes" + (f" ({shown} drawn)" if extra else "")
@@ -467,14 +663,6 @@ def _subtree_sizes(root: Node) -> dict[int, int]:
     for node in reversed(order):
         sizes[id(node)] = 1 + sum(sizes[id(c)] for c in node.children)
     return sizes
-
-
-def _visited_paths(trace: Trace) -> set[Path]:
-    visited: set[Path] = set()
-    for i in range(len(trace)):
-        if trace._kind[i] == 0:  # a visit
-            visited.add(trace.path_of(i))
-    return visited
 
 
 KIND_WORDS = {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF: "leaf", MORE: "hidden"}

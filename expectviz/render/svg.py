@@ -13,6 +13,7 @@ from the tree goes through :func:`~expectviz.render.style.xml_escape`.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 
 from ..tree import CHANCE, LEAF, MAX, MIN
 from .layout import Layout
@@ -268,49 +269,100 @@ class Drawer:
 
     def svg(self, paint: Paint, *, explanation: bool = False) -> str:
         """The SVG of one frame (``explanation=True`` adds the step's sentence under the caption)."""
-        scene = self.scene
-        items = scene.items
-        looks = paint.items
+        return "".join(self.parts(paint, explanation=explanation))
+
+    # Slots of :meth:`parts`: five for the heading (the caption twice: as the title and as text), then per item
+    # its stem, its edge, its cutoff mark and its node, then the closing piece with the legend.
+    HEAD = 5
+
+    def parts(self, paint: Paint, *, explanation: bool = False) -> list[str]:
+        """The SVG of one frame as a fixed list of slots (joined, it is :meth:`svg`): the heading, then per
+        item its stem, edge, cutoff mark and node, then the legend; a step changes only a few slots."""
+        n = len(self.scene.items)
+        out = self._heading(paint, explanation) + [""] * (4 * n) + [self._tail(paint, explanation)]
+        self._fill(paint, range(n), out)
+        return out
+
+    def changed_parts(self, paint: Paint, items: set[int]) -> dict[int, str]:
+        """The slots that can differ from the frame before when only ``items`` changed (no explanation)."""
+        n = len(self.scene.items)
+        out: dict[int, str] = {1: xml_escape(paint.caption), 3: xml_escape(paint.caption)}
+        slots = [""] * (self.HEAD + 4 * n + 1)
+        self._fill(paint, items, slots)
+        for k in items:
+            for slot in (self.HEAD + k, self.HEAD + n + k, self.HEAD + 2 * n + k, self.HEAD + 3 * n + k):
+                out[slot] = slots[slot]
+            parent = self.scene.items[k].parent
+            if parent >= 0:  # a parent's stem follows its children's edges
+                out[self.HEAD + parent] = slots[self.HEAD + parent]
+        return out
+
+    def _heading(self, paint: Paint, explanation: bool) -> list[str]:
         notes: list[str] = []
         if explanation and paint.explanation:
             notes = textwrap.wrap(paint.explanation, max(40, int(self.width / (SMALL_SIZE * 0.56))))
         top = self.tree_top + len(notes) * LINE_HEIGHT
         height = self.height + len(notes) * LINE_HEIGHT
-        out: list[str] = [
+        caption = xml_escape(paint.caption)
+        below = "".join(
+            f'<text x="10" y="{_f(14 + (i + 1) * LINE_HEIGHT)}" font-size="{_f(SMALL_SIZE)}">'
+            f"{xml_escape(line)}</text>"
+            for i, line in enumerate(notes)
+        )
+        return [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(self.width)}pt" height="{_f(height)}pt" '
             f'viewBox="0 0 {_f(self.width)} {_f(height)}" font-family="{FONT}" font-size="{_f(FONT_SIZE)}" '
-            f'role="img">',
-            f"<title>{xml_escape(paint.caption)}</title>",
-            f'<rect width="{_f(self.width)}" height="{_f(height)}" fill="#FFFFFF"/>',
-            f'<text x="10" y="14" font-size="{_f(SMALL_SIZE + 1)}" font-weight="bold">'
-            f"{xml_escape(paint.caption)}</text>",
+            f'role="img"><title>',
+            caption,
+            f'</title><rect width="{_f(self.width)}" height="{_f(height)}" fill="#FFFFFF"/>'
+            f'<text x="10" y="14" font-size="{_f(SMALL_SIZE + 1)}" font-weight="bold">',
+            caption,
+            f'</text>{below}<g transform="translate(0,{_f(top)})">',
         ]
-        for i, line in enumerate(notes):
-            out.append(
-                f'<text x="10" y="{_f(14 + (i + 1) * LINE_HEIGHT)}" font-size="{_f(SMALL_SIZE)}">'
-                f"{xml_escape(line)}</text>"
+
+    def _tail(self, paint: Paint, explanation: bool) -> str:
+        notes = 0
+        if explanation and paint.explanation:
+            notes = len(textwrap.wrap(paint.explanation, max(40, int(self.width / (SMALL_SIZE * 0.56)))))
+        top = self.tree_top + notes * LINE_HEIGHT
+        legend = ""
+        if self._legend_svg:
+            legend = (
+                f'<g transform="translate(0,{_f(top + self.where.height)})" font-size="{_f(SMALL_SIZE)}">'
+                f'<line x1="8" y1="0" x2="{_f(self.width - 8)}" y2="0" stroke="#CCCCCC"/>{self._legend_svg}</g>'
             )
-        out.append(f'<g transform="translate(0,{_f(top)})">')
-        # Edges first, under the nodes; every piece is memoised per item and look (frames repeat them).
-        marks: list[str] = []
-        stems: list[str] = []
+        return "</g>" + legend + "</svg>"
+
+    def _fill(self, paint: Paint, items: Iterable[int], out: list[str]) -> None:
+        """Write the stem, edge, mark and node slots of ``items`` (stems of their parents too) into ``out``."""
+        scene = self.scene
+        n = len(scene.items)
+        looks = paint.items
         plain = paint.steps == 0
-        edges: list[str] = []
-        for k, it in enumerate(items):
-            if it.parent < 0:
-                continue
+        stems: set[int] = set()
+        for k in items:
+            it = scene.items[k]
             look = looks[k]
-            kind = "normal" if plain and look.status == "plain" else look.edge
-            key = (kind, look.cut_mark)
-            piece = self._edge_memo[k].get(key)
+            if it.parent >= 0:
+                kind = "normal" if plain and look.status == "plain" else look.edge
+                key = (kind, look.cut_mark)
+                piece = self._edge_memo[k].get(key)
+                if piece is None:
+                    piece = self._edge_memo[k][key] = self._edge(k, kind)
+                out[self.HEAD + n + k] = piece
+                out[self.HEAD + 2 * n + k] = self._cut_mark(k) if look.cut_mark else ""
+                stems.add(it.parent)
+            if k in self.children_of:
+                stems.add(k)
+            node_key = (look.status, look.value, look.lines, look.known)
+            piece = self._node_memo[k].get(node_key)
             if piece is None:
-                piece = self._edge_memo[k][key] = self._edge(k, kind)
-            edges.append(piece)
-            if look.cut_mark:
-                marks.append(self._cut_mark(k))
+                piece = self._node_memo[k][node_key] = self._node(k, look)
+            out[self.HEAD + 3 * n + k] = piece
         # Stems: from a shape, under its annotation lines, down to where its edges start.
-        for k, kids in self.children_of.items():
-            if not items[k].slots or self.bottom[k] <= self.shape_bottom[k]:
+        for k in stems:
+            kids = self.children_of.get(k)
+            if not kids or not scene.items[k].slots or self.bottom[k] <= self.shape_bottom[k]:
                 continue
             kinds = {looks[c].edge for c in kids}
             if plain:
@@ -323,24 +375,7 @@ class Drawer:
                 kind = "pruned"
             else:
                 kind = "unvisited"
-            stems.append(self._stem(k, kind))
-        out.extend(stems)
-        out.extend(edges)
-        out.extend(marks)
-        for k, look in enumerate(looks):
-            node_key = (look.status, look.value, look.lines, look.known)
-            piece = self._node_memo[k].get(node_key)
-            if piece is None:
-                piece = self._node_memo[k][node_key] = self._node(k, look)
-            out.append(piece)
-        out.append("</g>")
-        if self._legend_svg:
-            out.append(
-                f'<g transform="translate(0,{_f(top + self.where.height)})" font-size="{_f(SMALL_SIZE)}">'
-                f'<line x1="8" y1="0" x2="{_f(self.width - 8)}" y2="0" stroke="#CCCCCC"/>{self._legend_svg}</g>'
-            )
-        out.append("</svg>")
-        return "".join(out)
+            out[self.HEAD + k] = self._stem(k, kind)
 
 
 def _swatch_shape(kind: str, look: Look, *, halo: bool = False) -> str:

@@ -1,0 +1,277 @@
+"""Recording a search: the tracer verbs the algorithms call, and what they store.
+
+The algorithms call a *tracer* at the steps of the textbook pseudocode:
+
+``visit(node, alpha, beta)``
+    a node's search begins, with the window it is searched with (minimax and
+    expectiminimax call ``visit(node)``: they have no window);
+``leaf(node, value)``
+    a utility or static evaluation (closes the visit; returns ``value``);
+``backup(node, value)``
+    an inner node's value is backed up (closes the visit; returns ``value``);
+``cutoff(node, value, first_pruned)``
+    the node is left early: children ``first_pruned`` onward are not searched
+    (nothing happens when no child is left);
+``bounds(node, lower, upper)``, ``window(node, i, alpha_i, beta_i)``, ``probe(node, value)``
+    *-minimax at chance nodes: the running bounds, child ``i``'s window, and
+    Star2's probe result (closes the probing visit; returns ``value``);
+``reuse(node, value)``
+    Star2: a move whose value the probe already found is not searched again.
+
+:class:`Counter` only counts (``trace=False``).  :class:`Recorder` stores each
+event as an int32 code and its values in a column of doubles (16 bytes for a
+visit with its window, 12 for a leaf or backup); values a double cannot hold
+exactly (1/3, 10**400) are kept exactly in a side table.  Which node an event
+is about is not stored: visits open nodes and leaf/backup/probe close them, so
+it follows from the order (see :mod:`expectviz.trace`).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from dataclasses import dataclass
+
+from .errors import TraceBudgetError
+from .tree import Node, Number
+
+__all__ = [
+    "Counter",
+    "Recorder",
+    "Stats",
+    "Value",
+    "EVENT_KINDS",
+    "VISIT",
+    "LEAF",
+    "BACKUP",
+    "CUTOFF",
+    "BOUNDS",
+    "WINDOW",
+    "PROBE",
+    "REUSE",
+    "CLOSING",
+    "value_count",
+]
+
+Value = Number | float
+"""A value in a search: exact, or a float infinity (the ends of an open window)."""
+
+INF = math.inf
+
+VISIT, LEAF, BACKUP, CUTOFF, BOUNDS, WINDOW, PROBE, REUSE = range(8)
+EVENT_KINDS = ("visit", "leaf", "backup", "cutoff", "bounds", "window", "probe", "reuse")
+"""The event kinds, by code."""
+CLOSING = (LEAF, BACKUP, PROBE)
+"""The events that close a visit."""
+_WINDOWED_VISIT = 8  # the code of a visit that carries its window: two values
+_EXACT_INT = 2**53
+
+
+def value_count(code: int) -> int:
+    """How many values the event with this code carries in the value column.
+
+    Codes hold the event kind in their low four bits (8: a visit with its window)
+    and a child index above them (a cutoff's first pruned child, a window's child).
+
+    >>> value_count(VISIT), value_count(8), value_count(LEAF), value_count(WINDOW | 2 << 4)
+    (0, 2, 1, 2)
+    """
+    kind = code & 15
+    if kind == _WINDOWED_VISIT:
+        return 2
+    if kind == VISIT:
+        return 0
+    return 2 if kind in (BOUNDS, WINDOW) else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """The three counts every algorithm reports."""
+
+    nodes_visited: int
+    """Every node whose search began: root, inner nodes and leaves."""
+    leaves_evaluated: int
+    """Utility and static evaluations."""
+    cutoffs: int
+    """Nodes left before all of their children were searched."""
+
+
+class Counter:
+    """The null tracer: counts nodes, leaves and cutoffs and records nothing."""
+
+    __slots__ = ("nodes_visited", "leaves_evaluated", "cutoffs")
+
+    def __init__(self) -> None:
+        self.nodes_visited = 0
+        self.leaves_evaluated = 0
+        self.cutoffs = 0
+
+    def visit(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
+        self.nodes_visited += 1
+
+    def leaf(self, node: Node, value: Number | None) -> Number:
+        self.leaves_evaluated += 1
+        return value  # type: ignore[return-value]  # checked trees: leaves have values, cut-off nodes evaluations
+
+    def backup(self, node: Node, value: Value) -> Value:
+        return value
+
+    def cutoff(self, node: Node, value: Value, first_pruned: int) -> None:
+        if first_pruned < len(node.children):
+            self.cutoffs += 1
+
+    def bounds(self, node: Node, lower: Value, upper: Value) -> None:
+        pass
+
+    def window(self, node: Node, child: int, alpha: Value, beta: Value) -> None:
+        pass
+
+    def probe(self, node: Node, value: Value) -> Value:
+        return value
+
+    def reuse(self, node: Node, value: Value) -> Value:
+        return value
+
+    def stats(self) -> Stats:
+        return Stats(self.nodes_visited, self.leaves_evaluated, self.cutoffs)
+
+
+class Recorder:
+    """The recording tracer.
+
+    Args:
+        windowed: visits carry their (alpha, beta) window (alpha-beta, Star1, Star2).
+        exact_ints: check integer values too (trees with integers beyond 2**53).
+        max_events: stop with :class:`~expectviz.errors.TraceBudgetError` at a visit
+            that finds this many events recorded, less ``reserve``.
+        reserve: room kept for the events that close the open nodes after the last
+            visit (three per level of the search is plenty).
+    """
+
+    __slots__ = ("code", "values", "exact", "max_events", "visit", "_code", "_value", "_limit", "_exact_ints")
+
+    def __init__(
+        self, *, windowed: bool, exact_ints: bool = False, max_events: int = 5_000_000, reserve: int = 0
+    ) -> None:
+        self.code = array("i")
+        self.values = array("d")
+        self.exact: dict[int, Value] = {}
+        """Position in ``values`` -> the exact value, where a double does not hold it."""
+        self.max_events = max_events
+        self._limit = max(1, max_events - reserve)
+        self._exact_ints = exact_ints
+        # Bound appends: recording is on the search's hot path.
+        self._code = self.code.append
+        self._value = self.values.append
+        self.visit = self._visit_with_window if windowed else self._visit
+
+    def __len__(self) -> int:
+        return len(self.code)
+
+    def _visit(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
+        if len(self.code) >= self._limit:
+            self._over_budget()
+        self._code(VISIT)
+
+    def _visit_with_window(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
+        if len(self.code) >= self._limit:
+            self._over_budget()
+        self._code(_WINDOWED_VISIT)
+        self._put(alpha)
+        self._put(beta)
+
+    def leaf(self, node: Node, value: Number | None) -> Number:
+        self._code(LEAF)
+        self._put(value)  # type: ignore[arg-type]  # checked trees: never None here
+        return value  # type: ignore[return-value]
+
+    def backup(self, node: Node, value: Value) -> Value:
+        self._code(BACKUP)
+        self._put(value)
+        return value
+
+    def cutoff(self, node: Node, value: Value, first_pruned: int) -> None:
+        if first_pruned < len(node.children):
+            self._code(CUTOFF | first_pruned << 4)
+            self._put(value)
+
+    def bounds(self, node: Node, lower: Value, upper: Value) -> None:
+        self._code(BOUNDS)
+        self._put(lower)
+        self._put(upper)
+
+    def window(self, node: Node, child: int, alpha: Value, beta: Value) -> None:
+        self._code(WINDOW | child << 4)
+        self._put(alpha)
+        self._put(beta)
+
+    def probe(self, node: Node, value: Value) -> Value:
+        self._code(PROBE)
+        self._put(value)
+        return value
+
+    def reuse(self, node: Node, value: Value) -> Value:
+        self._code(REUSE)
+        self._put(value)
+        return value
+
+    def _put(self, x: Value) -> None:
+        """Append a value; keep it exactly aside when a double does not hold it."""
+        kind = type(x)
+        if kind is int and not self._exact_ints:  # ints are exact here unless the tree has huge ones
+            self._value(x)  # type: ignore[arg-type]
+        elif kind is float:
+            self._value(x)  # type: ignore[arg-type]
+        else:
+            self._value(as_double(x))
+            if not is_double(x):
+                self.exact[len(self.values) - 1] = x
+
+    def add(self, code: int, values: tuple[Value, ...]) -> None:
+        """Append one event as it is stored (used when reading a saved trace)."""
+        if len(self.code) >= self.max_events:
+            self._over_budget()
+        self._code(code)
+        for x in values:
+            self._put(x)
+
+    def stats(self) -> Stats:
+        """The counts, read from the codes."""
+        kinds = bytes([c & 15 for c in self.code])
+        return Stats(kinds.count(VISIT) + kinds.count(_WINDOWED_VISIT), kinds.count(LEAF), kinds.count(CUTOFF))
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the recorded columns."""
+        return sum(col.buffer_info()[1] * col.itemsize for col in (self.code, self.values))
+
+    def _over_budget(self) -> None:
+        events, nbytes = len(self.code), self.nbytes
+        raise TraceBudgetError(
+            f"the trace reached {events:,} events ({nbytes / 1e6:.1f} MB), the budget ev.options.max_events = "
+            f"{self.max_events:,}; search with trace=False to count only, give a depth limit, search a smaller "
+            f"tree, or raise the budget (max_events=... or ev.options.max_events)",
+            events=events,
+            nbytes=nbytes,
+            limit=self.max_events,
+        )
+
+
+def is_double(x: Value) -> bool:
+    """True when a double holds ``x`` exactly."""
+    if type(x) is float:
+        return True
+    if type(x) is int:
+        return -_EXACT_INT <= x <= _EXACT_INT
+    try:
+        return float(x) == x
+    except OverflowError:
+        return False
+
+
+def as_double(x: Value) -> float:
+    """``x`` as a double for the columns; beyond a double's range, an infinity (the side table keeps x)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return INF if x > 0 else -INF
