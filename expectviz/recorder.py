@@ -33,6 +33,7 @@ from array import array
 from dataclasses import dataclass
 
 from .errors import TraceBudgetError
+from .tree import LEAF as LEAF_KIND
 from .tree import Node, Number
 
 __all__ = [
@@ -50,6 +51,9 @@ __all__ = [
     "PROBE",
     "REUSE",
     "CLOSING",
+    "WINDOWED_VISIT",
+    "LEAF_INT",
+    "BACKUP_INT",
     "value_count",
 ]
 
@@ -63,25 +67,21 @@ EVENT_KINDS = ("visit", "leaf", "backup", "cutoff", "bounds", "window", "probe",
 """The event kinds, by code."""
 CLOSING = (LEAF, BACKUP, PROBE)
 """The events that close a visit."""
-_WINDOWED_VISIT = 8  # the code of a visit that carries its window: two values
+WINDOWED_VISIT, LEAF_INT, BACKUP_INT = 8, 9, 10
+"""Stored forms: a visit with its window (two values); a leaf or backup whose whole-number value is in its code."""
 _EXACT_INT = 2**53
 
 
 def value_count(code: int) -> int:
     """How many values the event with this code carries in the value column.
 
-    Codes hold the event kind in their low four bits (8: a visit with its window)
-    and a child index above them (a cutoff's first pruned child, a window's child).
-
-    >>> value_count(VISIT), value_count(8), value_count(LEAF), value_count(WINDOW | 2 << 4)
-    (0, 2, 1, 2)
+    >>> value_count(VISIT), value_count(WINDOWED_VISIT), value_count(LEAF), value_count(-3 << 4 | LEAF_INT)
+    (0, 2, 1, 0)
     """
-    kind = code & 15
-    if kind == _WINDOWED_VISIT:
-        return 2
-    if kind == VISIT:
-        return 0
-    return 2 if kind in (BOUNDS, WINDOW) else 1
+    return _VALUES[code & 15]
+
+
+_VALUES = (0, 1, 1, 1, 2, 2, 1, 1, 2, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,23 +97,28 @@ class Stats:
 
 
 class Counter:
-    """The null tracer: counts nodes, leaves and cutoffs and records nothing."""
+    """The null tracer: counts nodes, leaves and cutoffs and records nothing.
 
-    __slots__ = ("nodes_visited", "leaves_evaluated", "cutoffs")
+    Every visit is closed by exactly one leaf, backup or probe, so the visits
+    are counted where they close and ``visit`` itself does nothing.
+    """
+
+    __slots__ = ("closed", "leaves_evaluated", "cutoffs")
 
     def __init__(self) -> None:
-        self.nodes_visited = 0
+        self.closed = 0  # backups and probes
         self.leaves_evaluated = 0
         self.cutoffs = 0
 
     def visit(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
-        self.nodes_visited += 1
+        pass
 
     def leaf(self, node: Node, value: Number | None) -> Number:
         self.leaves_evaluated += 1
         return value  # type: ignore[return-value]  # checked trees: leaves have values, cut-off nodes evaluations
 
     def backup(self, node: Node, value: Value) -> Value:
+        self.closed += 1
         return value
 
     def cutoff(self, node: Node, value: Value, first_pruned: int) -> None:
@@ -127,39 +132,45 @@ class Counter:
         pass
 
     def probe(self, node: Node, value: Value) -> Value:
+        self.closed += 1
         return value
 
     def reuse(self, node: Node, value: Value) -> Value:
         return value
 
     def stats(self) -> Stats:
-        return Stats(self.nodes_visited, self.leaves_evaluated, self.cutoffs)
+        return Stats(self.closed + self.leaves_evaluated, self.leaves_evaluated, self.cutoffs)
 
 
 class Recorder:
     """The recording tracer.
 
+    Each event is one int64 code: the kind in the low four bits, and above them
+    a child index (a cutoff's first pruned child, a window's child) or, for a
+    leaf or backup whose value is a whole number, the value itself.  Other
+    values go to a column of doubles, and those a double cannot hold exactly
+    (1/3, 10**400) to a side table as well.
+
     Args:
         windowed: visits carry their (alpha, beta) window (alpha-beta, Star1, Star2).
-        exact_ints: check integer values too (trees with integers beyond 2**53).
-        max_events: stop with :class:`~expectviz.errors.TraceBudgetError` at a visit
+        max_events: stop with :class:`~expectviz.errors.TraceBudgetError` at a leaf
             that finds this many events recorded, less ``reserve``.
-        reserve: room kept for the events that close the open nodes after the last
-            visit (three per level of the search is plenty).
+        reserve: room for the events that can follow the last check: between two
+            leaves a search closes and opens at most a few events a level (five
+            a level of the search is plenty).
     """
 
-    __slots__ = ("code", "values", "exact", "max_events", "visit", "_code", "_value", "_limit", "_exact_ints")
+    __slots__ = ("code", "values", "exact", "max_events", "leaves", "cutoffs", "visit", "_code", "_value", "_limit")
 
-    def __init__(
-        self, *, windowed: bool, exact_ints: bool = False, max_events: int = 5_000_000, reserve: int = 0
-    ) -> None:
-        self.code = array("i")
+    def __init__(self, *, windowed: bool, max_events: int = 5_000_000, reserve: int = 0) -> None:
+        self.code = array("q")
         self.values = array("d")
         self.exact: dict[int, Value] = {}
         """Position in ``values`` -> the exact value, where a double does not hold it."""
         self.max_events = max_events
+        self.leaves = 0
+        self.cutoffs = 0
         self._limit = max(1, max_events - reserve)
-        self._exact_ints = exact_ints
         # Bound appends: recording is on the search's hot path.
         self._code = self.code.append
         self._value = self.values.append
@@ -169,29 +180,41 @@ class Recorder:
         return len(self.code)
 
     def _visit(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
-        if len(self.code) >= self._limit:
-            self._over_budget()
         self._code(VISIT)
 
     def _visit_with_window(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
-        if len(self.code) >= self._limit:
-            self._over_budget()
-        self._code(_WINDOWED_VISIT)
+        self._code(WINDOWED_VISIT)
         self._put(alpha)
         self._put(beta)
 
     def leaf(self, node: Node, value: Number | None) -> Number:
+        if len(self.code) >= self._limit:
+            self._over_budget()
+        self.leaves += 1
+        if type(value) is int:
+            try:
+                self._code(value << 4 | LEAF_INT)  # the value inside the code: one append
+                return value
+            except OverflowError:  # beyond 2**59: into the value column
+                pass
         self._code(LEAF)
         self._put(value)  # type: ignore[arg-type]  # checked trees: never None here
         return value  # type: ignore[return-value]
 
     def backup(self, node: Node, value: Value) -> Value:
+        if type(value) is int:
+            try:
+                self._code(value << 4 | BACKUP_INT)
+                return value
+            except OverflowError:
+                pass
         self._code(BACKUP)
         self._put(value)
         return value
 
     def cutoff(self, node: Node, value: Value, first_pruned: int) -> None:
         if first_pruned < len(node.children):
+            self.cutoffs += 1
             self._code(CUTOFF | first_pruned << 4)
             self._put(value)
 
@@ -216,29 +239,33 @@ class Recorder:
         return value
 
     def _put(self, x: Value) -> None:
-        """Append a value; keep it exactly aside when a double does not hold it."""
-        kind = type(x)
-        if kind is int and not self._exact_ints:  # ints are exact here unless the tree has huge ones
-            self._value(x)  # type: ignore[arg-type]
-        elif kind is float:
-            self._value(x)  # type: ignore[arg-type]
+        """Append a value to the column; keep it exactly aside when a double does not hold it."""
+        if type(x) is float or (type(x) is int and -_EXACT_INT <= x <= _EXACT_INT):
+            self._value(x)
         else:
             self._value(as_double(x))
             if not is_double(x):
                 self.exact[len(self.values) - 1] = x
 
-    def add(self, code: int, values: tuple[Value, ...]) -> None:
-        """Append one event as it is stored (used when reading a saved trace)."""
+    def add(self, kind: int, values: tuple[Value, ...], index: int = 0) -> None:
+        """Append one event given its kind, values and child index (used when reading a saved trace)."""
         if len(self.code) >= self.max_events:
             self._over_budget()
-        self._code(code)
-        for x in values:
-            self._put(x)
+        if kind == LEAF:
+            self.leaf(_NO_NODE, values[0])  # type: ignore[arg-type]
+        elif kind == BACKUP:
+            self.backup(_NO_NODE, values[0])
+        else:
+            if kind == CUTOFF:
+                self.cutoffs += 1
+            self._code(kind | index << 4)
+            for x in values:
+                self._put(x)
 
     def stats(self) -> Stats:
-        """The counts, read from the codes."""
-        kinds = bytes([c & 15 for c in self.code])
-        return Stats(kinds.count(VISIT) + kinds.count(_WINDOWED_VISIT), kinds.count(LEAF), kinds.count(CUTOFF))
+        """The counts (visits counted in C: no pass over the events in Python)."""
+        count = self.code.count
+        return Stats(count(VISIT) + count(WINDOWED_VISIT), self.leaves, self.cutoffs)
 
     @property
     def nbytes(self) -> int:
@@ -255,6 +282,9 @@ class Recorder:
             nbytes=nbytes,
             limit=self.max_events,
         )
+
+
+_NO_NODE = Node(LEAF_KIND)
 
 
 def is_double(x: Value) -> bool:

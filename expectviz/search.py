@@ -123,8 +123,6 @@ class Search:
         if not isinstance(trace, bool):
             raise SearchError(f"trace must be True or False, not {trace!r}")
         self._check_tree(chance=chance, regular=regular)
-        known = facts(self.root)
-        big = not (-(2**53) <= known.least and known.greatest <= 2**53)
         if max_events is None:
             max_events = default_options.max_events
         elif isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 1:
@@ -132,9 +130,7 @@ class Search:
         self.tracer: Counter | Recorder = Counter()
         if trace:
             levels = min(self.height, self.depth) + 2
-            self.tracer = Recorder(
-                windowed=self.info.windowed, exact_ints=big, max_events=max_events, reserve=3 * levels
-            )
+            self.tracer = Recorder(windowed=self.info.windowed, max_events=max_events, reserve=5 * levels + 16)
 
     def _check_tree(self, *, chance: bool, regular: bool) -> None:
         known = facts(self.root)
@@ -180,7 +176,8 @@ class Search:
 
     def run(self, value_of_root: Callable[[Node, int], tuple[Value, int | None]]) -> Result:
         """Run ``value_of_root(root, depth)`` and pack the result."""
-        v, move = call_deep(value_of_root, self.root, self.depth, depth=min(self.height, self.depth) + 2)
+        levels = min(self.height, self.depth) + 2
+        v, move = call_deep(value_of_root, self.root, self.depth, depth=levels, python_only=True)
         tracer = self.tracer
         if isinstance(tracer, Recorder):
             trace: Trace | None = Trace(

@@ -35,10 +35,12 @@ from .recorder import (
     CUTOFF,
     EVENT_KINDS,
     LEAF,
+    LEAF_INT,
     PROBE,
     REUSE,
     VISIT,
     WINDOW,
+    WINDOWED_VISIT,
     Recorder,
     Stats,
     Value,
@@ -49,9 +51,8 @@ from .tree import Node
 __all__ = ["Trace", "Event", "TraceIndex", "INDENT_LIMIT"]
 
 INF = math.inf
-_WINDOWED_VISIT = 8  # code & 15 of a visit that carries its window
-_KIND = bytes(k if k < 8 else VISIT for k in range(16)).ljust(256, b"\0")  # code & 15 -> event kind
-_VALUES = bytes((0, 1, 1, 1, 2, 2, 1, 1, 2)).ljust(256, b"\0")  # code & 15 -> how many values it carries
+_KIND = bytes((0, 1, 2, 3, 4, 5, 6, 7, VISIT, LEAF, BACKUP)).ljust(256, b"\0")  # code & 15 -> event kind
+_VALUES = bytes((0, 1, 1, 1, 2, 2, 1, 1, 2, 0, 0)).ljust(256, b"\0")  # code & 15 -> values in the column
 
 INDENT_LIMIT = 32
 """Lines of :meth:`Trace.lines` are indented two spaces a level down to this depth, then marked with the depth."""
@@ -176,7 +177,7 @@ class Trace:
         kind = _KIND[code & 15]
         node = ix.about[i]
         if kind == VISIT:
-            if code & 15 == _WINDOWED_VISIT:
+            if code & 15 == WINDOWED_VISIT:
                 a, b = ix.values(i)
                 return Event._of(self, node, "visit", alpha=a, beta=b)
             return Event._of(self, node, "visit")
@@ -329,6 +330,7 @@ class TraceIndex:
         self.offset = array("i", accumulate(kinds.translate(_VALUES), initial=0))
         self._values = trace._values
         self._exact = trace._exact
+        self._code = trace._code
         self.about = array("i", bytes(4 * n))
         self.parent = array("i")
         self.child_index = array("i")
@@ -370,8 +372,8 @@ class TraceIndex:
         last: list[int] = []  # per open node: the id of the child searched last in this pass (-1: none yet)
         visits: list[int] = []  # per open node: its visit event
         new_node = self._new_node
-        for i, k in enumerate(kinds):
-            if k == VISIT or k == _WINDOWED_VISIT:
+        for i, k in enumerate(self.kinds):
+            if k == VISIT:
                 if not stack:
                     nid = new_node(self.trace.tree, -1, 0, 0, i)
                 else:
@@ -435,6 +437,9 @@ class TraceIndex:
 
     def value(self, i: int) -> Value:
         """The (first) value of event ``i``, exactly."""
+        code = self._code[i]
+        if code & 15 >= LEAF_INT:  # a whole number inside the code
+            return code >> 4
         slot = self.offset[i]
         exact = self._exact.get(slot) if self._exact else None
         return exact if exact is not None else plain(self._values[slot])

@@ -38,6 +38,7 @@ from .recorder import (
     REUSE,
     VISIT,
     WINDOW,
+    WINDOWED_VISIT,
     Recorder,
     Value,
 )
@@ -134,7 +135,7 @@ def trace_from_json(text: str | bytes) -> Any:
     events = data.get("events")
     if not isinstance(events, list):
         raise TraceFormatError('"events" must be a list')
-    recorder = Recorder(windowed=info.windowed, exact_ints=True, max_events=max(1, limits.max_events))
+    recorder = Recorder(windowed=info.windowed, max_events=max(1, limits.max_events))
     _Checker(tree, info, recorder).check(events)
     return Trace(tree, recorder, algorithm=algorithm, bounds=bounds, options=options)
 
@@ -248,7 +249,7 @@ class _Checker:
             self.last[-1] = aux
             node = parent.children[aux]
             revisit = aux in self.probed[-1]
-        self.recorder.add(8 if self.info.windowed else VISIT, window)
+        self.recorder.add(WINDOWED_VISIT if self.info.windowed else VISIT, window)
         self.open.append(node)
         self.last.append(-1)
         self.probed.append(set())
@@ -267,7 +268,7 @@ class _Checker:
                 if aux != self.last[-1] + 1 and aux != 0:
                     raise TraceFormatError(f"{where}: a window for child {aux} after child {self.last[-1]}")
                 self.last[-1] = aux - 1
-                self.recorder.add(WINDOW | aux << 4, pair)
+                self.recorder.add(WINDOW, pair, aux)
             else:
                 self.recorder.add(BOUNDS, pair)
             return
@@ -280,7 +281,7 @@ class _Checker:
                 raise TraceFormatError(f"{where}: first pruned child {aux} out of range: no child is left")
             if not (isinstance(following, list) and following[:1] == ["backup"]):
                 raise TraceFormatError(f"{where}: a cutoff must be followed by the backup of the same node")
-            self.recorder.add(CUTOFF | aux << 4, (value,))
+            self.recorder.add(CUTOFF, (value,), aux)
             return
         if kind == REUSE:
             if not (self.info.probes and self.revisit[-1] and self.last[-1] == -1 and node.kind in (MAX, MIN)):
