@@ -29,6 +29,7 @@ it follows from the order (see :mod:`expectviz.trace`).
 from __future__ import annotations
 
 import math
+import sys
 from array import array
 from dataclasses import dataclass
 
@@ -153,14 +154,14 @@ class Recorder:
 
     Args:
         windowed: visits carry their (alpha, beta) window (alpha-beta, Star1, Star2).
-        max_events: stop with :class:`~expectviz.errors.TraceBudgetError` at a leaf
+        max_events: stop with :class:`~expectviz.errors.TraceBudgetError` at a backup
             that finds this many events recorded, less ``reserve``.
         reserve: room for the events that can follow the last check: between two
-            leaves a search closes and opens at most a few events a level (five
-            a level of the search is plenty).
+            backups a search records a few events a level and two for each leaf
+            child of one node.
     """
 
-    __slots__ = ("code", "values", "exact", "max_events", "leaves", "cutoffs", "visit", "_code", "_value", "_limit")
+    __slots__ = ("code", "values", "exact", "max_events", "cutoffs", "visit", "_code", "_value", "_limit")
 
     def __init__(self, *, windowed: bool, max_events: int = 5_000_000, reserve: int = 0) -> None:
         self.code = array("q")
@@ -168,7 +169,6 @@ class Recorder:
         self.exact: dict[int, Value] = {}
         """Position in ``values`` -> the exact value, where a double does not hold it."""
         self.max_events = max_events
-        self.leaves = 0
         self.cutoffs = 0
         self._limit = max(1, max_events - reserve)
         # Bound appends: recording is on the search's hot path.
@@ -188,9 +188,6 @@ class Recorder:
         self._put(beta)
 
     def leaf(self, node: Node, value: Number | None) -> Number:
-        if len(self.code) >= self._limit:
-            self._over_budget()
-        self.leaves += 1
         if type(value) is int:
             try:
                 self._code(value << 4 | LEAF_INT)  # the value inside the code: one append
@@ -202,6 +199,8 @@ class Recorder:
         return value  # type: ignore[return-value]
 
     def backup(self, node: Node, value: Value) -> Value:
+        if len(self.code) >= self._limit:
+            self._over_budget()
         if type(value) is int:
             try:
                 self._code(value << 4 | BACKUP_INT)
@@ -263,9 +262,10 @@ class Recorder:
                 self._put(x)
 
     def stats(self) -> Stats:
-        """The counts (visits counted in C: no pass over the events in Python)."""
-        count = self.code.count
-        return Stats(count(VISIT) + count(WINDOWED_VISIT), self.leaves, self.cutoffs)
+        """The counts, read from the codes' kinds (in C: no pass over the events in Python)."""
+        kinds = kinds_of(self.code)
+        visits = kinds.count(VISIT) + kinds.count(WINDOWED_VISIT)
+        return Stats(visits, kinds.count(LEAF) + kinds.count(LEAF_INT), self.cutoffs)
 
     @property
     def nbytes(self) -> int:
@@ -285,6 +285,19 @@ class Recorder:
 
 
 _NO_NODE = Node(LEAF_KIND)
+
+
+def kinds_of(code: array[int]) -> bytes:
+    """The stored kind (``code & 15``) of every code, one byte each, computed in C.
+
+    >>> kinds_of(array("q", [VISIT, -3 << 4 | LEAF_INT, 5 << 4 | WINDOW, BACKUP]))
+    b'\\x00\\t\\x05\\x02'
+    """
+    low_bytes = code.tobytes()[:: code.itemsize] if sys.byteorder == "little" else code.tobytes()[7 :: code.itemsize]
+    return low_bytes.translate(_LOW_FOUR_BITS)
+
+
+_LOW_FOUR_BITS = bytes(b & 15 for b in range(256))
 
 
 def is_double(x: Value) -> bool:

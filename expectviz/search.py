@@ -130,7 +130,8 @@ class Search:
         self.tracer: Counter | Recorder = Counter()
         if trace:
             levels = min(self.height, self.depth) + 2
-            self.tracer = Recorder(windowed=self.info.windowed, max_events=max_events, reserve=5 * levels + 16)
+            reserve = 5 * levels + 2 * facts(self.root).widest + 16
+            self.tracer = Recorder(windowed=self.info.windowed, max_events=max_events, reserve=reserve)
 
     def _check_tree(self, *, chance: bool, regular: bool) -> None:
         known = facts(self.root)

@@ -44,6 +44,7 @@ from .recorder import (
     Recorder,
     Stats,
     Value,
+    kinds_of,
 )
 from .registry import AlgorithmInfo, info
 from .tree import Node
@@ -324,7 +325,7 @@ class TraceIndex:
         self.trace = trace
         code = trace._code
         n = len(code)
-        kinds = bytes([c & 15 for c in code])
+        kinds = kinds_of(code)
         self.kinds = kinds.translate(_KIND)
         """The event kind of each event (one byte each)."""
         self.offset = array("i", accumulate(kinds.translate(_VALUES), initial=0))

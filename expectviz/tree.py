@@ -155,6 +155,8 @@ class Facts:
     """The greatest leaf value or static evaluation."""
     irregular: tuple[int, ...] | None
     """The path of a chance node whose children are of mixed kinds (Star2 needs none)."""
+    widest: int = 0
+    """The most children any node has."""
 
 
 def facts(root: Node) -> Facts:
@@ -174,11 +176,14 @@ def _record_facts(root: Node) -> Facts:
     least: Number | None = None
     greatest: Number | None = None
     irregular: tuple[int, ...] | None = None
+    widest = 0
     stack: list[tuple[Node, int]] = [(root, 0)]
     while stack:
         node, level = stack.pop()
         if level > height_:
             height_ = level
+        if len(node.children) > widest:
+            widest = len(node.children)
         kind = node.kind
         value = node.value if kind == LEAF else node.evaluation
         if value is not None:
@@ -203,6 +208,7 @@ def _record_facts(root: Node) -> Facts:
         least if least is not None else 0,
         greatest if greatest is not None else 0,
         irregular,
+        widest,
     )
     object.__setattr__(root, "_facts", result)
     return result
