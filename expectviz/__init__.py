@@ -32,6 +32,7 @@ from typing import Any
 from .alphabeta import alphabeta
 from .errors import (
     ExpectvizError,
+    InputTypeError,
     InvalidTreeError,
     OptionError,
     SearchError,
@@ -42,13 +43,15 @@ from .errors import (
 from .expectiminimax import expectiminimax
 from .games.textbook import TEXTBOOK, textbook, textbook_trees
 from .minimax import minimax
+from .notation import parse, to_text
 from .options import options
 from .recorder import Stats
 from .replay import Frame, NodeState
 from .search import Result
 from .star import star1, star2
 from .trace import Event, Trace
-from .tree import CHANCE, LEAF, MAX, MIN, Node, from_json, leaf, parse, to_json, to_text, walk
+from .tree import CHANCE, LEAF, MAX, MIN, Node, leaf, walk
+from .tree_json import from_json, to_json
 
 __all__ = [
     "parse",
@@ -91,6 +94,7 @@ __all__ = [
     "TraceFormatError",
     "TraceBudgetError",
     "OptionError",
+    "InputTypeError",
     "options",
 ]
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import inspect
 import io
 import json
 import math
@@ -36,9 +35,10 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn, TextIO, cast
 
-from .errors import ExpectvizError
+from .errors import ExpectvizError, UsageError
 from .games.textbook import TEXTBOOK, textbook_trees
 from .options import options
+from .registry import ALGORITHM_INFO
 from .search import Result
 from .tree import Node, facts, format_number, from_json, parse
 
@@ -50,8 +50,6 @@ ERROR_STATUS = 2
 """The exit status of every other failure."""
 
 
-class UsageError(ExpectvizError, ValueError):
-    """A command-line argument that cannot be used."""
 
 
 # ---------------------------------------------------------------- arguments
@@ -281,7 +279,7 @@ def run_algorithm(
     search = algorithms.get(algorithm)
     if search is None:
         raise UsageError(f"unknown algorithm {_quote(algorithm)}; choose from {', '.join(algorithms)}")
-    if "bounds" in inspect.signature(search).parameters:
+    if ALGORITHM_INFO[algorithm].needs_bounds:
         if bounds is None:
             raise UsageError(f"{algorithm} needs --bounds L U (the least and greatest leaf values)")
         return search(tree, bounds=bounds, depth=depth, trace=trace)

@@ -17,6 +17,13 @@ __all__ = [
     "TraceBudgetError",
     "OptionError",
     "InputTypeError",
+    "UsageError",
+    "ExerciseError",
+    "UnknownTreeError",
+    "RenderError",
+    "StepRangeError",
+    "GraphvizNotFoundError",
+    "GraphvizError",
 ]
 
 
@@ -77,6 +84,40 @@ class TraceBudgetError(SearchError):
         self.limit = limit
 
 
+class UsageError(ExpectvizError, ValueError):
+    """A command-line argument that cannot be used."""
+
+
+class ExerciseError(ExpectvizError, LookupError):
+    """A question that cannot be asked: no such node, or a search without a trace."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class UnknownTreeError(ExpectvizError, KeyError):
+    """No textbook tree has that name."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class RenderError(ExpectvizError, ValueError):
+    """A drawing option or output file that cannot be used."""
+
+
+class StepRangeError(ExpectvizError, IndexError):
+    """A step outside ``0 .. len(trace)``."""
+
+
+class GraphvizNotFoundError(ExpectvizError, RuntimeError):
+    """Graphviz's ``dot`` program is not on PATH (it lays diagrams out)."""
+
+
+class GraphvizError(ExpectvizError, RuntimeError):
+    """Graphviz failed on a graph expectviz wrote."""
+
+
 class InputTypeError(ExpectvizError, TypeError):
     """An argument of the wrong type (``parse(None)``): the message names the type expected."""
 
@@ -86,7 +127,10 @@ class OptionError(ExpectvizError, ValueError):
 
 
 def format_path(path: tuple[int, ...]) -> str:
-    """Describe a node's path for messages: ``root`` or ``path (1, 0)``."""
+    """Describe a node's path for messages: ``root`` or ``path (1, 0)`` (a long path is shortened)."""
     if not path:
         return "root"
+    if len(path) > 12:
+        shown = ", ".join(str(i) for i in path[:6]) + ", ..., " + ", ".join(str(i) for i in path[-3:])
+        return f"path ({shown}), {len(path):,} levels down"
     return "path (" + ", ".join(str(i) for i in path) + (",)" if len(path) == 1 else ")")

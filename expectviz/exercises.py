@@ -11,8 +11,8 @@ box, a Check button and a feedback line (ipywidgets is imported only there).
 
 Nodes are named by their name (``B``), their move label (``a1``, ``b2``) or
 their path from the root (a tuple of child indices, ``(1, 0)``).  Leaves can
-also be named by their number, counting from 1 at the left, as FACTS.md does
-("after leaf 5").  Every value is from MAX's point of view.
+also be named by their number, counting from 1 at the left ("leaf 5" is the
+fifth leaf).  Every value is from MAX's point of view.
 
 >>> import expectviz as ev
 >>> tree = ev.textbook("aima-fig-5.2")
@@ -31,23 +31,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Union
 
-from .errors import ExpectvizError
+from .errors import ExerciseError
 from .expectiminimax import expectiminimax
+from .numbers import Number, exact, format_number, format_probability
 from .search import Result, as_tree
-from .tree import (
-    CHANCE,
-    LEAF,
-    MAX,
-    MIN,
-    Node,
-    Number,
-    describe,
-    exact,
-    format_number,
-    format_probability,
-    node_at,
-    walk,
-)
+from .tree import CHANCE, LEAF, MAX, MIN, Node, depth_first, describe, node_at, nodes
 
 __all__ = [
     "Feedback",
@@ -85,11 +73,6 @@ class Feedback:
         return self.message
 
 
-class ExerciseError(ExpectvizError, LookupError):
-    """A question that cannot be asked: no such node, or a search without a trace."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 # ---------------------------------------------------------------- finding nodes
@@ -125,8 +108,13 @@ def find_node(tree: Node, ref: NodeRef, *, depth: int | None = None) -> tuple[in
             )
         return numbered[number - 1]
     label = ref.strip()
-    by_name = [path for path, node in walk(tree) if node.name == label]
-    by_move = [path for path, node in walk(tree) if node.move == label]
+    by_name: list[tuple[int, ...]] = []
+    by_move: list[tuple[int, ...]] = []
+    for entering, path, node in depth_first(tree):
+        if entering and node.name == label:
+            by_name.append(tuple(path))
+        elif entering and node.move == label:
+            by_move.append(tuple(path))
     found = by_name or by_move
     if len(found) == 1:
         return found[0]
@@ -146,10 +134,13 @@ def leaves(tree: Node, *, depth: int | None = None) -> list[tuple[int, ...]]:
     [(0,), (1,)]
     """
     return [
-        path
-        for path, node in walk(tree)
-        if (node.kind == LEAF and (depth is None or len(path) <= depth)) or (depth is not None and len(path) == depth)
+        tuple(path) for entering, path, node in depth_first(tree) if entering and _evaluated(node, len(path), depth)
     ]
+
+
+def _evaluated(node: Node, level: int, depth: int | None) -> bool:
+    """True for a node a full search evaluates: a leaf above the depth limit, or a node at the limit."""
+    return (node.kind == LEAF and (depth is None or level <= depth)) or (depth is not None and level == depth)
 
 
 def _describe(tree: Node, path: tuple[int, ...]) -> str:
@@ -159,7 +150,7 @@ def _describe(tree: Node, path: tuple[int, ...]) -> str:
 
 def _unique(tree: Node, label: str) -> bool:
     """True when the label names one node only (so an answer can use it)."""
-    return sum(1 for _, node in walk(tree) if node.name == label or node.move == label) == 1
+    return sum(1 for node in nodes(tree) if node.name == label or node.move == label) == 1
 
 
 def _sentence(text: str) -> str:

@@ -1,6 +1,7 @@
 """Expectiminimax: minimax with chance nodes (Michie 1966; AIMA 3rd ed. Section 5.5).
 
-The seed pseudocode, with MAX, MIN and CHANCE nodes in any arrangement::
+The pseudocode of the encyclopedia article "Expectiminimax" (and of Wikipedia's), with MAX, MIN and
+CHANCE nodes in any arrangement::
 
     function expectiminimax(node, depth)
       if node is a terminal node or depth = 0
@@ -42,7 +43,7 @@ def expectiminimax(
         max_events: the trace budget for this call (default ``ev.options.max_events``).
 
     >>> import expectviz as ev
-    >>> r = ev.expectiminimax("max(chance(10, 0), chance(5, 15))")   # the seed's coin flip
+    >>> r = ev.expectiminimax("max(chance(10, 0), chance(5, 15))")   # the article's coin flip
     >>> r.value, r.best_move, r.stats
     (10, 1, Stats(nodes_visited=7, leaves_evaluated=4, cutoffs=0))
     """

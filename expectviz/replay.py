@@ -431,20 +431,27 @@ class Ranges:
         """(node id, close event) of a later visit -> its range."""
         kinds = ix.kinds
         bounds = trace.value_bounds
+        nodes, first_child, next_sibling, first_close = ix.nodes, ix.first_child, ix.next_sibling, ix.first_close
+        revisits = ix.revisits
         for nid in range(n - 1, -1, -1):
-            if ix.nodes[nid].kind == LEAF_NODE:
+            if nodes[nid].kind == LEAF_NODE:
                 continue
             for number, (_, close) in enumerate(ix.visits(nid)):
                 if close < 0 or kinds[close] == LEAF:
                     continue
                 known = []
-                for child in ix.children(nid):
-                    latest = -1
-                    for _, child_close in ix.visits(child):
-                        if 0 <= child_close < close:
-                            latest = child_close
+                child = first_child[nid]
+                while child >= 0:
+                    latest = first_close[child]
+                    if latest >= close:
+                        latest = -1
+                    if revisits and child in revisits:
+                        for _, child_close in revisits[child]:
+                            if 0 <= child_close < close:
+                                latest = child_close
                     if latest >= 0:
                         known.append((child, self.at_close(child, latest)))
+                    child = next_sibling[child]
                 pair = combine(ix, nid, known, bounds)
                 if number == 0:
                     self._put(2 * nid, pair[0], self.lo, nid)

@@ -351,32 +351,30 @@ class TraceIndex:
         self._ranges: Any = None
         self._build(kinds)
 
-    def _new_node(self, node: Node, parent: int, index: int, depth: int, visit: int) -> int:
-        nid = len(self.nodes)
-        self.nodes.append(node)
-        self.parent.append(parent)
-        self.child_index.append(index)
-        self.depth.append(depth)
-        self.first_visit.append(visit)
-        self.first_close.append(-1)
-        self.first_child.append(-1)
-        self.next_sibling.append(-1)
-        return nid
-
     def _build(self, kinds: bytes) -> None:
-        """The one pass: a stack of open nodes, and per open node the child searched last."""
+        """The one pass: a stack of open nodes, and per open node the child searched last.
+
+        The per-node arrays are made at their largest size (one node per visit) and cut
+        to the nodes found at the end, so the loop only stores into them.
+        """
         code = self.trace._code
         about = self.about
-        first_child, next_sibling, child_index = self.first_child, self.next_sibling, self.child_index
-        first_close = self.first_close
+        room = kinds.count(VISIT) + kinds.count(8)  # visits (windowed visits are stored as 8)
+        unset = array("i", [-1]) * room
+        parent, child_index, depth = array("i", unset), array("i", unset), array("i", unset)
+        first_visit, first_close = array("i", unset), array("i", unset)
+        first_child, next_sibling = array("i", unset), array("i", unset)
+        nodes: list[Node] = [self.trace.tree] * room
+        leaf_events, cutoff_events = self.leaf_events, self.cutoff_events
+        count = 0
         stack: list[int] = []  # open node ids
         last: list[int] = []  # per open node: the id of the child searched last in this pass (-1: none yet)
         visits: list[int] = []  # per open node: its visit event
-        new_node = self._new_node
         for i, k in enumerate(self.kinds):
             if k == VISIT:
                 if not stack:
-                    nid = new_node(self.trace.tree, -1, 0, 0, i)
+                    nid, count = count, count + 1
+                    parent[nid], child_index[nid], depth[nid], first_visit[nid] = -1, 0, 0, i
                 else:
                     p = stack[-1]
                     before = last[-1]
@@ -387,7 +385,9 @@ class TraceIndex:
                         self.revisits.setdefault(nid, []).append([i, -1])
                         self.revisit_events.append(i)
                     else:
-                        nid = new_node(self.nodes[p].children[index], p, index, len(stack), i)
+                        nid, count = count, count + 1
+                        nodes[nid] = nodes[p].children[index]
+                        parent[nid], child_index[nid], depth[nid], first_visit[nid] = p, index, len(stack), i
                         if before >= 0:
                             next_sibling[before] = nid
                         else:
@@ -403,17 +403,17 @@ class TraceIndex:
                 last.pop()
                 visit = visits.pop()
                 about[i] = nid
-                if visit == self.first_visit[nid]:
+                if visit == first_visit[nid]:
                     first_close[nid] = i
                 else:
                     self.revisits[nid][-1][1] = i
                 if k == LEAF:
-                    self.leaf_events.append(i)
+                    leaf_events.append(i)
             else:
                 nid = stack[-1]
                 about[i] = nid
                 if k == CUTOFF:
-                    self.cutoff_events.append(i)
+                    cutoff_events.append(i)
                 elif k == WINDOW:
                     # A new pass over the children (Star2's full search after its probes) starts where the
                     # window says; within a pass the window names the next child.
@@ -433,6 +433,13 @@ class TraceIndex:
                     self.notes.setdefault(nid, []).append(i)
                 else:  # BOUNDS
                     self.notes.setdefault(nid, []).append(i)
+        for column in (parent, child_index, depth, first_visit, first_close, first_child, next_sibling):
+            del column[count:]
+        del nodes[count:]
+        self.parent, self.child_index, self.depth = parent, child_index, depth
+        self.first_visit, self.first_close = first_visit, first_close
+        self.first_child, self.next_sibling = first_child, next_sibling
+        self.nodes = nodes
 
     # -- values
 

@@ -1,39 +1,37 @@
-"""Game trees: node kinds, the text notation, and the JSON form.
+"""Game trees: the node model, the rules every tree follows, and walking a tree.
 
 A tree is made of :class:`Node` objects.  Inner nodes are MAX, MIN or CHANCE
 nodes; terminal nodes are leaves carrying their utility.  Every value is from
-MAX's point of view.
+MAX's point of view, and every number is exact (:mod:`expectviz.numbers`).
 
-The text notation (the README has the full grammar)::
+Trees are usually read from text (:mod:`expectviz.notation`) or JSON
+(:mod:`expectviz.tree_json`); :func:`check` applies the rules to a tree built
+from nodes by hand:
 
-    max(min(3, 12, 8), min(2, 4, 6), min(14, 5, 2))            # AIMA Fig. 5.2
-    max A(a1: min B(3, 12, 8), a2: min C(2, 4, 6), a3: min D(14, 5, 2))
-    max(chance(0.5: 10, 0.5: 0), chance(1/2: 5, 1/2: 15))
-    chance(heads 1/2: 10, tails 1/2: 0)
-    chance(1, 2, 3, 4, 5, 6)                                   # equally likely
-    min B [4] (3, 12, 8)                                       # static evaluation 4
-
+>>> from expectviz.notation import parse
 >>> t = parse("max A(a1: min B(3, 12, 8), a2: min C(2, 4, 6))")
 >>> t.kind, t.name, [c.move for c in t.children]
 ('max', 'A', ['a1', 'a2'])
->>> to_text(t)
-'max A(a1: min B(3, 12, 8), a2: min C(2, 4, 6))'
+>>> check(Node(MAX, children=(leaf(3), leaf(5)))) == parse("max(3, 5)")
+True
 
-Numbers are kept exact: integers stay ``int``, decimals and fractions become
-:class:`fractions.Fraction`, so ``0.1 + 0.2`` is exactly ``0.3`` in a tree.
+One walk serves every traversal, without recursion: :func:`depth_first`
+(each node on the way down and on the way up, with its live path), and on top
+of it :func:`walk` (``(path, node)`` pairs, for small trees and lookups) and
+:func:`nodes` (the nodes alone, pre- or postorder, for bulk work).
+
+Trees are at most :data:`MAX_DEPTH` (100,000) levels deep.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any
 
-from .errors import InvalidTreeError, TreeSyntaxError
+from .errors import InvalidTreeError
+from .numbers import Number, exact, format_number, format_probability, short_repr
 
 __all__ = [
     "MAX",
@@ -41,24 +39,28 @@ __all__ = [
     "CHANCE",
     "LEAF",
     "KINDS",
+    "MAX_DEPTH",
     "Number",
     "Node",
     "leaf",
+    "check",
+    "facts",
+    "Facts",
+    "depth_first",
+    "walk",
+    "nodes",
+    "node_at",
+    "path_to",
+    "height",
+    "describe",
+    # kept here for older imports (see the end of this module)
     "parse",
     "to_text",
     "to_json",
     "from_json",
-    "walk",
-    "node_at",
-    "describe",
-    "height",
+    "exact",
     "format_number",
     "format_probability",
-    "exact",
-    "check",
-    "facts",
-    "Facts",
-    "path_to",
 ]
 
 MAX = "max"
@@ -71,18 +73,19 @@ LEAF = "leaf"
 """A terminal node whose value is its utility."""
 KINDS = (MAX, MIN, CHANCE, LEAF)
 
-Number = Union[int, Fraction]  # noqa: UP007 (a runtime alias, also on Python 3.10)
-"""An exact number: every value and probability in a tree is one."""
+MAX_DEPTH = 100_000
+"""The deepest tree expectviz reads or checks: levels below the root (text, JSON and nodes alike)."""
 
-_KIND_WORDS = {"max": MAX, "min": MIN, "chance": CHANCE}
+Path = tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Node:
     """One node of a game tree.
 
-    Build trees with :func:`parse` (or :func:`from_json`); the constructor
-    does no checking of its own.
+    Build trees with :func:`~expectviz.notation.parse` (or
+    :func:`~expectviz.tree_json.from_json`); the constructor does no checking
+    of its own, :func:`check` does.
     """
 
     kind: str
@@ -102,31 +105,29 @@ class Node:
     _facts: Facts | None = field(default=None, repr=False, compare=False)
 
     def __eq__(self, other: object) -> bool:
+        """Two trees are equal when they have the same shape and the same fields everywhere."""
         if not isinstance(other, Node):
             return NotImplemented
-        pairs = [(self, other)]
-        while pairs:
-            a, b = pairs.pop()
-            if a is b:
-                continue
-            if (
-                a.kind != b.kind
-                or a.value != b.value
-                or a.name != b.name
-                or a.move != b.move
-                or a.probability != b.probability
-                or a.evaluation != b.evaluation
-                or len(a.children) != len(b.children)
-            ):
-                return False
-            pairs.extend(zip(a.children, b.children, strict=False))
-        return True
+        if self is other:
+            return True
+        # Preorders line up node for node as long as every pair has as many children.
+        return all(_same_node(a, b) for a, b in zip(nodes(self), nodes(other), strict=False))
 
     def __hash__(self) -> int:
         return hash((self.kind, self.value, self.name, self.move, len(self.children)))
 
     def __repr__(self) -> str:
-        text = to_text(self)
+        """``parse('...')`` with the tree's text, cut after 200 characters."""
+        from .notation import text_pieces
+
+        pieces: list[str] = []
+        size = 0
+        for piece in text_pieces(self):
+            pieces.append(piece)
+            size += len(piece)
+            if size > 200:
+                break
+        text = "".join(pieces)
         if len(text) > 200:
             text = text[:197] + "..."
         return f"parse({text!r})"
@@ -139,104 +140,20 @@ class Node:
     @property
     def is_leaf(self) -> bool:
         """True for a terminal node."""
-        return self.kind is LEAF or self.kind == LEAF
+        return self.kind == LEAF
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
-    """What :func:`check` learned about a whole tree, kept on its root."""
-
-    height: int
-    has_chance: bool
-    has_min: bool
-    least: Number
-    """The least leaf value or static evaluation."""
-    greatest: Number
-    """The greatest leaf value or static evaluation."""
-    irregular: tuple[int, ...] | None
-    """The path of a chance node whose children are of mixed kinds (Star2 needs none)."""
-    widest: int = 0
-    """The most children any node has."""
-
-
-def facts(root: Node) -> Facts:
-    """The facts of a tree, checking it first if it was not checked (kept on the checked root)."""
-    known = root._facts
-    if known is not None:
-        return known
-    checked = check(root)
-    assert checked._facts is not None
-    return checked._facts
-
-
-def _record_facts(root: Node) -> Facts:
-    """Work out a checked tree's facts and keep them on its root (which marks it checked)."""
-    height_ = 0
-    has_chance = has_min = False
-    least: Number | None = None
-    greatest: Number | None = None
-    irregular: tuple[int, ...] | None = None
-    widest = 0
-    stack: list[tuple[Node, int]] = [(root, 0)]
-    while stack:
-        node, level = stack.pop()
-        if level > height_:
-            height_ = level
-        if len(node.children) > widest:
-            widest = len(node.children)
-        kind = node.kind
-        value = node.value if kind == LEAF else node.evaluation
-        if value is not None:
-            if least is None or value < least:
-                least = value
-            if greatest is None or value > greatest:
-                greatest = value
-        if kind == CHANCE:
-            has_chance = True
-            if irregular is None:
-                kinds = {c.kind for c in node.children}
-                if len(kinds) > 1 or CHANCE in kinds:
-                    irregular = _path_to(root, node)
-        elif kind == MIN:
-            has_min = True
-        for child in node.children:
-            stack.append((child, level + 1))
-    result = Facts(
-        height_,
-        has_chance,
-        has_min,
-        least if least is not None else 0,
-        greatest if greatest is not None else 0,
-        irregular,
-        widest,
+def _same_node(a: Node, b: Node) -> bool:
+    """True when two nodes agree in every field and in their number of children."""
+    return (
+        a.kind == b.kind
+        and a.value == b.value
+        and a.name == b.name
+        and a.move == b.move
+        and a.probability == b.probability
+        and a.evaluation == b.evaluation
+        and len(a.children) == len(b.children)
     )
-    object.__setattr__(root, "_facts", result)
-    return result
-
-
-def _path_to(root: Node, target: Node) -> tuple[int, ...]:
-    """The path of ``target`` (found by identity) below ``root``."""
-    path: list[int] = []
-    stack: list[list[Any]] = [[root, 0]]
-    while stack:
-        top = stack[-1]
-        node, i = top
-        if node is target:
-            return tuple(path)
-        if i < len(node.children):
-            top[1] = i + 1
-            path.append(i)
-            stack.append([node.children[i], 0])
-        else:
-            stack.pop()
-            if path:
-                path.pop()
-    raise ValueError("node not in tree")
-
-
-def path_to(root: Node, target: Node) -> tuple[int, ...]:
-    """The path from ``root`` to the node object ``target``."""
-    return _path_to(root, target)
 
 
 def leaf(value: Number, *, move: str | None = None, probability: Number | None = None) -> Node:
@@ -248,134 +165,97 @@ def leaf(value: Number, *, move: str | None = None, probability: Number | None =
     return Node(LEAF, value=value, move=move, probability=probability)
 
 
-# ---------------------------------------------------------------- numbers
-
-
-def exact(x: object, what: str = "value", path: tuple[int, ...] = ()) -> Number:
-    """Turn an int, float, Fraction or number text into an exact number.
-
-    Raises InvalidTreeError for NaN, infinities, booleans and non-numbers.
-
-    >>> exact(0.1)
-    Fraction(1, 10)
-    >>> exact("2.5"), exact(4.0)
-    (Fraction(5, 2), 4)
-    """
-    if isinstance(x, bool):
-        raise InvalidTreeError(f"{what} {x!r} is a boolean; a number is allowed", path)
-    if isinstance(x, int):
-        return x
-    if isinstance(x, Fraction):
-        result: Number = x
-    elif isinstance(x, float):
-        if not math.isfinite(x):
-            raise InvalidTreeError(f"{what} {x!r} is not finite; a finite number is allowed", path)
-        result = Fraction(repr(x))
-    elif isinstance(x, str):
-        if not _NUMBER_TEXT.fullmatch(x.strip()):
-            raise InvalidTreeError(f"{what} {x!r} is not a number (write 3, -2.5 or 1/3)", path)
-        try:
-            numerator, _, denominator = x.strip().partition("/")
-            result = Fraction(numerator) / Fraction(denominator or 1)
-        except ZeroDivisionError:
-            raise InvalidTreeError(f"{what} {x!r} divides by zero", path) from None
-        except (ValueError, OverflowError):
-            raise InvalidTreeError(f"{what} {x!r} is not a number (write 3, -2.5 or 1/3)", path) from None
-    else:
-        raise InvalidTreeError(f"{what} {x!r} is not a number", path)
-    if result.denominator == 1:
-        return int(result.numerator)
-    return result
-
-
-_NUMBER_TEXT = re.compile(r"-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,4})?(/\d+)?")
-
-
-def _terminating(x: Fraction) -> bool:
-    d = x.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    return d == 1
-
-
-def format_number(x: Number | float) -> str:
-    """Write a number as the notation does: ``3``, ``-2.5``, ``1/3``, ``+inf``.
-
-    >>> format_number(Fraction(109, 2)), format_number(Fraction(1, 3)), format_number(-7)
-    ('54.5', '1/3', '-7')
-    """
-    if isinstance(x, float):
-        if math.isinf(x):
-            return "+inf" if x > 0 else "-inf"
-        if math.isnan(x):
-            return "nan"
-        x = Fraction(repr(x))
-    if isinstance(x, int) or x.denominator == 1:
-        return str(int(x))
-    if _terminating(x):
-        sign = "-" if x < 0 else ""
-        x = abs(x)
-        scale = 1
-        digits = 0
-        while (x * scale).denominator != 1:
-            scale *= 10
-            digits += 1
-        whole = int(x * scale)
-        text = str(whole).rjust(digits + 1, "0")
-        return f"{sign}{text[:-digits]}.{text[-digits:]}"
-    return f"{x.numerator}/{x.denominator}"
-
-
-def format_probability(p: Number) -> str:
-    """Write a probability as a fraction unless it is a tenth-style decimal.
-
-    >>> format_probability(Fraction(1, 2)), format_probability(Fraction(9, 10)), format_probability(Fraction(1, 36))
-    ('1/2', '0.9', '1/36')
-    """
-    if isinstance(p, int) or p.denominator == 1:
-        return str(int(p))
-    if _terminating(p) and p.denominator % 5 == 0:
-        return format_number(p)
-    return f"{p.numerator}/{p.denominator}"
-
-
 # ---------------------------------------------------------------- walking
 
 
-def walk(root: Node) -> Iterator[tuple[tuple[int, ...], Node]]:
+def depth_first(root: Node) -> Iterator[tuple[bool, list[int], Node]]:
+    """Walk a tree depth first, left to right, without recursion: the one walk every traversal uses.
+
+    Yields ``(entering, path, node)`` twice for every node: ``entering`` is
+    True on the way down (before its children) and False on the way up (after
+    them).  ``path`` holds the node's child indices from the root as a *live*
+    list that the walk keeps changing: read it (``len(path)`` is the node's
+    depth) or copy it (``tuple(path)``), but do not keep it.  Each step costs
+    O(1), so a 10,000-level chain walks in linear time.
+
+    >>> from expectviz.notation import parse
+    >>> [(entering, tuple(path)) for entering, path, _ in depth_first(parse("max(1, 2)"))]
+    [(True, ()), (True, (0,)), (False, (0,)), (True, (1,)), (False, (1,)), (False, ())]
+    """
+    path: list[int] = []
+    above: list[Node] = []  # the ancestors of `node`, root first
+    node = root
+    while True:
+        yield True, path, node
+        if node.children:  # down to the first child
+            above.append(node)
+            path.append(0)
+            node = node.children[0]
+            continue
+        yield False, path, node
+        while above:  # up, until an ancestor has a next child
+            parent = above[-1]
+            following = path[-1] + 1
+            if following < len(parent.children):
+                path[-1] = following
+                node = parent.children[following]
+                break
+            above.pop()
+            path.pop()
+            yield False, path, parent
+        else:
+            return
+
+
+def walk(root: Node) -> Iterator[tuple[Path, Node]]:
     """Yield ``(path, node)`` for every node in depth-first, left-to-right order.
 
+    Each path is a new tuple, which costs time in proportion to the depth:
+    use :func:`nodes` for bulk work on big trees.
+
+    >>> from expectviz.notation import parse
     >>> [path for path, _ in walk(parse("max(1, min(2, 3))"))]
     [(), (0,), (1,), (1, 0), (1, 1)]
     """
-    stack: list[tuple[tuple[int, ...], Node]] = [((), root)]
-    while stack:
-        path, node = stack.pop()
-        yield path, node
-        for i in range(len(node.children) - 1, -1, -1):
-            stack.append((path + (i,), node.children[i]))
+    for entering, path, node in depth_first(root):
+        if entering:
+            yield tuple(path), node
 
 
-def describe(node: Node, path: tuple[int, ...]) -> str:
-    """A short name for the node at ``path`` in messages: its name, its move label, or its path.
+def nodes(root: Node, order: str = "pre") -> Iterator[Node]:
+    """Yield every node once: in preorder (a node before its children) or postorder (after them).
 
-    >>> t = parse("max A(a1: min(3, 12))")
-    >>> describe(t, ()), describe(t.children[0], (0,)), describe(t.children[0].children[1], (0, 1))
-    ('A', 'a1', 'node (0, 1)')
+    >>> from expectviz.notation import parse
+    >>> tree = parse("max A(min B(1, 2), 3)")
+    >>> [n.name or n.value for n in nodes(tree)], [n.name or n.value for n in nodes(tree, "post")]
+    (['A', 'B', 1, 2, 3], [1, 2, 'B', 3, 'A'])
     """
-    if node.name is not None:
-        return node.name
-    if node.move is not None:
-        return node.move
-    if not path:
-        return "the root"
-    return "node (" + ", ".join(map(str, path)) + (",)" if len(path) == 1 else ")")
+    if order not in ("pre", "post"):
+        raise ValueError(f"order must be 'pre' or 'post', not {order!r}")
+    wanted = order == "pre"
+    for entering, _, node in depth_first(root):
+        if entering is wanted:
+            yield node
 
 
-def node_at(root: Node, path: tuple[int, ...]) -> Node:
+def path_to(root: Node, target: Node) -> Path:
+    """The path from ``root`` to the node object ``target`` (found by identity).
+
+    >>> from expectviz.notation import parse
+    >>> tree = parse("max(1, min(2, 3))")
+    >>> path_to(tree, tree.children[1].children[0])
+    (1, 0)
+    """
+    for entering, path, node in depth_first(root):
+        if entering and node is target:
+            return tuple(path)
+    raise ValueError("node not in tree")
+
+
+def node_at(root: Node, path: Path) -> Node:
     """The node reached from ``root`` by following ``path``.
 
+    >>> from expectviz.notation import parse
     >>> node_at(parse("max(1, min(2, 3))"), (1, 0)).value
     2
     """
@@ -390,325 +270,90 @@ def node_at(root: Node, path: tuple[int, ...]) -> Node:
 def height(root: Node) -> int:
     """The number of edges on the longest path from ``root`` to a leaf.
 
+    >>> from expectviz.notation import parse
     >>> height(parse("max(min(3, 12, 8), 2)"))
     2
     """
-    best = 0
-    stack = [(root, 0)]
-    while stack:
-        node, depth = stack.pop()
-        best = max(best, depth)
-        stack.extend((child, depth + 1) for child in node.children)
-    return best
+    return max(len(path) for entering, path, _ in depth_first(root) if entering)
 
 
-# ---------------------------------------------------------------- text form
+def describe(node: Node, path: Path) -> str:
+    """A short name for the node at ``path`` in messages: its name, its move label, or its path.
 
-_TOKEN = re.compile(
-    r"""
-    (?P<space>[ \t\r\n]+|\#[^\n]*)
-  | (?P<number>-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,3})?(?:/\d+)?)
-  | (?P<word>[A-Za-z_][A-Za-z0-9_'.\-]*)
-  | (?P<string>"(?:[^"\\\n]|\\.)*")
-  | (?P<punct>[(),:\[\]])
-    """,
-    re.VERBOSE,
-)
+    >>> from expectviz.notation import parse
+    >>> t = parse("max A(a1: min(3, 12))")
+    >>> describe(t, ()), describe(t.children[0], (0,)), describe(t.children[0].children[1], (0, 1))
+    ('A', 'a1', 'node (0, 1)')
+    """
+    if node.name is not None:
+        return node.name
+    if node.move is not None:
+        return node.move
+    if not path:
+        return "the root"
+    return "node (" + ", ".join(map(str, path)) + (",)" if len(path) == 1 else ")")
+
+
+# ---------------------------------------------------------------- facts
 
 
 @dataclass(frozen=True, slots=True)
-class _Token:
-    kind: str  # number, word, string, punct, end
-    text: str
-    line: int
-    column: int
+class Facts:
+    """What :func:`check` learned about a whole tree, kept on its root."""
+
+    height: int
+    has_chance: bool
+    has_min: bool
+    least: Number
+    """The least leaf value or static evaluation."""
+    greatest: Number
+    """The greatest leaf value or static evaluation."""
+    irregular: Path | None
+    """The path of the first chance node whose children are of mixed kinds (Star2 needs none)."""
+    widest: int = 0
+    """The most children any node has."""
 
 
-def _tokens(text: str) -> list[_Token]:
-    tokens: list[_Token] = []
-    pos, line, line_start = 0, 1, 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        column = pos - line_start + 1
-        if m is None:
-            ch = text[pos]
-            if ch == '"':
-                raise TreeSyntaxError('unterminated quoted name (close it with ")', line, column)
-            raise TreeSyntaxError(
-                f"unexpected character {ch!r}; allowed are numbers, names, quoted names, ( ) , : [ ] and # comments",
-                line,
-                column,
-            )
-        kind = m.lastgroup or ""
-        if kind != "space":
-            tokens.append(_Token(kind, m.group(), line, column))
-        newlines = m.group().count("\n")
-        if newlines:
-            line += newlines
-            line_start = pos + m.group().rindex("\n") + 1
-        pos = m.end()
-    column = pos - line_start + 1
-    tokens.append(_Token("end", "", line, column))
-    return tokens
+def facts(root: Node) -> Facts:
+    """The facts of a tree, checking it first if it was not checked (kept on the checked root).
 
-
-def _unquote(token: _Token) -> str:
-    try:
-        value = json.loads(token.text)
-    except ValueError:
-        raise TreeSyntaxError(f"bad escape in quoted name {token.text}", token.line, token.column) from None
-    if not isinstance(value, str):  # pragma: no cover - json.loads of a quoted string is a str
-        raise TreeSyntaxError("a quoted name must be a string", token.line, token.column)
-    return value
-
-
-def _number(token: _Token, what: str) -> Number:
-    text = token.text
-    try:
-        if "/" in text:
-            num, den = text.split("/")
-            if int(den) == 0:
-                raise TreeSyntaxError(f"{what} {text} divides by zero", token.line, token.column)
-            return exact(Fraction(Fraction(num), int(den)))
-        return exact(Fraction(text))
-    except (ValueError, OverflowError):
-        raise TreeSyntaxError(f"{what} {text!r} is not a number", token.line, token.column) from None
-
-
-class _Frame:
-    """A node being parsed: its header and the children read so far."""
-
-    __slots__ = ("kind", "name", "evaluation", "children", "prefix", "token")
-
-    def __init__(self, kind: str, name: str | None, evaluation: Number | None, token: _Token) -> None:
-        self.kind = kind
-        self.name = name
-        self.evaluation = evaluation
-        self.children: list[Node] = []
-        self.prefix: tuple[str | None, Number | None, _Token | None] = (None, None, None)
-        self.token = token
-
-
-def parse(text: str) -> Node:
-    """Read a tree from the text notation.
-
-    Raises:
-        TreeSyntaxError: the text does not follow the notation (line and column named).
-        InvalidTreeError: it parses but breaks a rule (probabilities, labels).
-
-    >>> parse("max(chance(0.5: 10, 0.5: 0), chance(1/2: 5, 1/2: 15))").children[1].children[0].probability
-    Fraction(1, 2)
-    >>> parse("max(1, 2")
-    Traceback (most recent call last):
-    ...
-    expectviz.errors.TreeSyntaxError: line 1, column 9: the text ended inside max(...) opened at line 1, column 1; ...
+    >>> from expectviz.notation import parse
+    >>> facts(parse("max(chance(1, 5), min(-2, 3))"))
+    Facts(height=2, has_chance=True, has_min=True, least=-2, greatest=5, irregular=None, widest=2)
     """
-    if not isinstance(text, str):
-        raise TypeError(f"parse() takes tree text (a str), not {type(text).__name__}")
-    tokens = _tokens(text)
-    pos = 0
-    stack: list[_Frame] = []
-    root: Node | None = None
+    known = root._facts
+    if known is not None:
+        return known
+    checked = check(root)
+    assert checked._facts is not None
+    return checked._facts
 
-    def peek(offset: int = 0) -> _Token:
-        return tokens[min(pos + offset, len(tokens) - 1)]
 
-    def fail(token: _Token, reason: str) -> TreeSyntaxError:
-        if token.kind == "end":
-            if stack:
-                opener = stack[-1].token
-                reason = (
-                    f"the text ended inside {stack[-1].kind}(...) opened at line {opener.line}, "
-                    f"column {opener.column}; close it with ')'"
-                )
-            else:
-                reason = "the text ended where a tree was expected (a number or max/min/chance(...))"
-        return TreeSyntaxError(reason, token.line, token.column)
-
-    while True:
-        # At the start of a child (or of the whole tree): read an optional prefix.
-        move: str | None = None
-        probability: Number | None = None
-        prefix_token: _Token | None = None
-        t0, t1, t2 = peek(), peek(1), peek(2)
-        if t0.kind in ("word", "string") and t1.text == ":" and t1.kind == "punct":
-            if t0.kind == "word" and t0.text in _KIND_WORDS:
-                raise fail(t0, f'{t0.text!r} is a node kind and cannot be a move label; quote it: "{t0.text}"')
-            move = _unquote(t0) if t0.kind == "string" else t0.text
-            prefix_token = t0
-            pos += 2
-        elif t0.kind in ("word", "string") and t1.kind == "number" and t2.text == ":" and t2.kind == "punct":
-            move = _unquote(t0) if t0.kind == "string" else t0.text
-            probability = _number(t1, "probability")
-            prefix_token = t0
-            pos += 3
-        elif t0.kind == "number" and t1.text == ":" and t1.kind == "punct":
-            probability = _number(t0, "probability")
-            prefix_token = t0
-            pos += 2
-        if prefix_token is not None and not stack:
-            raise fail(prefix_token, "the whole tree cannot have a move label or probability")
-        if prefix_token is not None:
-            parent = stack[-1]
-            if probability is not None and parent.kind != CHANCE:
-                raise fail(
-                    prefix_token,
-                    f"a probability is only allowed under a chance node, not under {parent.kind}",
-                )
-
-        # The node itself.
-        token = peek()
-        node: Node | None = None
-        if token.kind == "number":
-            value = _number(token, "leaf value")
-            node = Node(LEAF, value=value, move=move, probability=probability)
-            pos += 1
-        elif token.kind == "word" and token.text in _KIND_WORDS:
-            kind = _KIND_WORDS[token.text]
-            pos += 1
-            name: str | None = None
-            evaluation: Number | None = None
-            if peek().kind in ("word", "string"):
-                nt = peek()
-                if nt.kind == "word" and nt.text in _KIND_WORDS:
-                    raise fail(nt, f"expected '(' after {token.text}, found the kind {nt.text!r}")
-                name = _unquote(nt) if nt.kind == "string" else nt.text
-                pos += 1
-            if peek().text == "[" and peek().kind == "punct":
-                bracket = peek()
-                pos += 1
-                if peek().kind != "number":
-                    raise fail(peek(), "expected a number (the static evaluation) after '['")
-                evaluation = _number(peek(), "static evaluation")
-                pos += 1
-                if not (peek().text == "]" and peek().kind == "punct"):
-                    raise fail(peek(), f"expected ']' to close the static evaluation opened at column {bracket.column}")
-                pos += 1
-            if not (peek().text == "(" and peek().kind == "punct"):
-                if peek().kind == "end" and not stack:
-                    raise TreeSyntaxError(
-                        f"{token.text} needs children in parentheses, e.g. {token.text}(1, 2)",
-                        peek().line,
-                        peek().column,
-                    )
-                raise fail(peek(), f"expected '(' and the children of {token.text}, found {peek().text or 'the end'!r}")
-            pos += 1
-            if peek().text == ")" and peek().kind == "punct":
-                raise fail(peek(), f"{token.text}() has no children; give at least one")
-            frame = _Frame(kind, name, evaluation, token)
-            frame.prefix = (move, probability, prefix_token)
-            stack.append(frame)
+def _record_facts(root: Node) -> Facts:
+    """Work out a checked tree's facts and keep them on its root (which marks it checked)."""
+    deepest = widest = 0
+    has_chance = has_min = False
+    numbers: list[Number] = []
+    irregular: Path | None = None
+    for entering, path, node in depth_first(root):
+        if not entering:
             continue
-        elif token.kind == "word":
-            raise fail(
-                token,
-                f"unknown node kind {token.text!r}; allowed are max, min, chance or a number"
-                + (" (a move label needs a ':' after it)" if peek(1).kind != "punct" or peek(1).text != "(" else ""),
-            )
-        elif token.kind == "string":
-            raise fail(token, "a quoted name must be followed by ':' (a move label) or come after a node kind")
-        elif token.text == ")":
-            raise fail(token, "unbalanced ')': no child before it" if stack else "unbalanced ')'")
-        else:
-            raise fail(token, f"expected a number or max/min/chance(...), found {token.text or 'the end'!r}")
-
-        # A finished node: attach it, then close as many parents as the text closes.
-        while True:
-            if not stack:
-                root = node
-                break
-            stack[-1].children.append(node)
-            sep = peek()
-            if sep.text == "," and sep.kind == "punct":
-                pos += 1
-                if peek().text == ")" and peek().kind == "punct":
-                    raise fail(peek(), "a child is missing after ','")
-                break
-            if sep.text == ")" and sep.kind == "punct":
-                pos += 1
-                frame = stack.pop()
-                move, probability, prefix_token = frame.prefix
-                node = Node(
-                    frame.kind,
-                    children=tuple(frame.children),
-                    name=frame.name,
-                    move=move,
-                    probability=probability,
-                    evaluation=frame.evaluation,
-                )
-                continue
-            raise fail(sep, f"expected ',' or ')' after a child of {stack[-1].kind}, found {sep.text or 'the end'!r}")
-        if root is not None:
-            break
-    end = peek()
-    if end.kind != "end":
-        raise fail(
-            end, f"unexpected {end.text!r} after the end of the tree" + (" (unbalanced ')')" if end.text == ")" else "")
-        )
-    return check(root)
-
-
-_LABEL = re.compile(r"[A-Za-z_][A-Za-z0-9_'.\-]*")
-
-
-def _label_text(label: str) -> str:
-    if _LABEL.fullmatch(label) and label not in _KIND_WORDS:
-        return label
-    return json.dumps(label, ensure_ascii=False)
-
-
-def to_text(root: Node) -> str:
-    """Write a tree in the text notation; ``parse(to_text(t)) == t``.
-
-    >>> to_text(parse("chance(heads 0.9: 10, tails 0.1: 0)"))
-    'chance(heads 0.9: 10, tails 0.1: 0)'
-
-    Equally likely outcomes are written without probabilities:
-
-    >>> to_text(parse("chance(heads 1/2: 10, tails 1/2: 0)"))
-    'chance(heads: 10, tails: 0)'
-    """
-    out: list[str] = []
-    _equally_likely: dict[int, bool] = {}
-    pending = [root]
-    while pending:
-        node = pending.pop()
-        pending.extend(node.children)
+        deepest = max(deepest, len(path))
+        widest = max(widest, len(node.children))
+        number = node.value if node.kind == LEAF else node.evaluation
+        if number is not None:
+            numbers.append(number)
         if node.kind == CHANCE:
-            n = len(node.children)
-            same = all(c.probability == Fraction(1, n) for c in node.children)
-            for c in node.children:
-                _equally_likely[id(c)] = same
-    # Each stack item is either a node to write or a literal string to emit.
-    stack: list[Node | str] = [root]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.append(item)
-            continue
-        node = item
-        prefix = []
-        if node.move is not None:
-            prefix.append(_label_text(node.move))
-        if node.probability is not None and not _equally_likely.get(id(node), False):
-            prefix.append(format_probability(node.probability))
-        if prefix:
-            out.append(" ".join(prefix) + ": ")
-        if node.kind == LEAF:
-            out.append(format_number(node.value if node.value is not None else 0))
-            continue
-        head = node.kind
-        if node.name is not None:
-            head += " " + _label_text(node.name)
-        if node.evaluation is not None:
-            head += f" [{format_number(node.evaluation)}] "
-        out.append(head + "(")
-        stack.append(")")
-        for i in range(len(node.children) - 1, -1, -1):
-            stack.append(node.children[i])
-            if i:
-                stack.append(", ")
-    return "".join(out)
+            has_chance = True
+            if irregular is None:
+                kinds = {child.kind for child in node.children}
+                if len(kinds) > 1 or CHANCE in kinds:
+                    irregular = tuple(path)
+        elif node.kind == MIN:
+            has_min = True
+    result = Facts(deepest, has_chance, has_min, min(numbers, default=0), max(numbers, default=0), irregular, widest)
+    object.__setattr__(root, "_facts", result)
+    return result
 
 
 # ---------------------------------------------------------------- checking
@@ -720,284 +365,219 @@ def check(root: Node) -> Node:
     Under a CHANCE node either every outcome has a probability or none has
     (then they are equally likely); probabilities are positive and sum to 1
     (exactly for fractions, within 1e-9 for decimals).  Leaf values are finite
-    numbers; move labels are unique among siblings; inner nodes have children.
+    numbers; move labels are unique among siblings; inner nodes have children;
+    the tree is at most :data:`MAX_DEPTH` levels deep.
 
-    Returns the tree, with missing chance probabilities set to 1/n.
+    Returns the tree, with missing chance probabilities set to 1/n and every
+    number exact (a checked tree is returned as it is).
+
+    >>> check(Node(CHANCE, children=(leaf(1), leaf(2)))).children[0].probability
+    Fraction(1, 2)
+    >>> check(Node(MAX, children=(leaf(1), Node(MIN))))
+    Traceback (most recent call last):
+    ...
+    expectviz.errors.InvalidTreeError: node at path (1,): min node has no children; give at least one
     """
     if not isinstance(root, Node):
         raise InvalidTreeError(f"expected a Node, found {type(root).__name__}")
     if root._facts is not None:
         return root
-    results: list[Node] = []
-    path: list[int] = []
-    stack: list[list[Any]] = [[root, 0]]
-    while stack:
-        top = stack[-1]
-        node, i = top
-        if not isinstance(node.children, tuple):
-            raise InvalidTreeError(f"children must be a tuple, found {type(node.children).__name__}", tuple(path))
-        if i < len(node.children):
-            top[1] = i + 1
-            child = node.children[i]
-            path.append(i)
-            if not isinstance(child, Node):
-                raise InvalidTreeError(f"expected a Node, found {type(child).__name__}", tuple(path))
-            stack.append([child, 0])
+    finished: list[Node] = []  # checked nodes whose parent is not finished yet
+    for entering, path, node in depth_first(root):
+        if entering:
+            _check_shape(node, path)
             continue
-        stack.pop()
-        n = len(node.children)
-        kids = tuple(results[len(results) - n :]) if n else ()
-        if n:
-            del results[len(results) - n :]
-        results.append(_check_node(node, kids, path))
-        if path:
-            path.pop()
-    _record_facts(results[0])
-    return results[0]
+        count = len(node.children)
+        kids = tuple(finished[len(finished) - count :]) if count else ()
+        del finished[len(finished) - count :]
+        finished.append(_check_node(node, kids, path))
+    _record_facts(finished[0])
+    return finished[0]
 
 
-def _check_node(node: Node, kids: tuple[Node, ...], where: list[int]) -> Node:
-    def at(*extra: int) -> tuple[int, ...]:
-        return tuple(where) + extra
+def _check_shape(node: Node, path: list[int]) -> None:
+    """Before walking below ``node``: its children must be a tuple of nodes, and not too deep."""
+    if len(path) > MAX_DEPTH:
+        raise InvalidTreeError(
+            f"the tree is more than {MAX_DEPTH:,} levels deep (the most expectviz reads)", tuple(path)
+        )
+    if not isinstance(node.children, tuple):
+        raise InvalidTreeError(f"children must be a tuple, found {type(node.children).__name__}", tuple(path))
+    for i, child in enumerate(node.children):
+        if not isinstance(child, Node):
+            raise InvalidTreeError(f"expected a Node, found {type(child).__name__}", (*path, i))
 
+
+def _check_node(node: Node, kids: tuple[Node, ...], path: list[int]) -> Node:
+    """Check one node whose children ``kids`` are checked; return it, rebuilt if anything changed."""
     if node.kind not in KINDS:
-        raise InvalidTreeError(f"unknown node kind {node.kind!r}; allowed are max, min, chance, leaf", at())
+        raise InvalidTreeError(
+            f"unknown node kind {short_repr(node.kind)}; allowed are max, min, chance, leaf", tuple(path)
+        )
     for key in ("name", "move"):
         label = getattr(node, key)
         if label is not None and not isinstance(label, str):
-            raise InvalidTreeError(f"{key} {label!r} must be text", at())
+            raise InvalidTreeError(f"{key} {short_repr(label)} must be text", tuple(path))
     if node.kind == LEAF:
-        if kids:
-            raise InvalidTreeError("a leaf cannot have children", at())
-        if node.value is None:
-            raise InvalidTreeError("a leaf needs a value", at())
-        value = exact(node.value, "leaf value", at())
-        if value is not node.value:
-            node = _replace(node, value=value)
-        if node.evaluation is not None:
-            raise InvalidTreeError("a leaf has its utility; a static evaluation is only for inner nodes", at())
+        node = _check_leaf(node, kids, path)
     else:
-        if not kids:
-            raise InvalidTreeError(f"{node.kind} node has no children; give at least one", at())
-        if node.value is not None:
-            raise InvalidTreeError(f"only leaves have values; this {node.kind} node has {node.value!r}", at())
-        if node.evaluation is not None:
-            evaluation = exact(node.evaluation, "static evaluation", at())
-            if evaluation is not node.evaluation:
-                node = _replace(node, evaluation=evaluation)
-    labels: dict[str, int] = {}
-    for i, kid in enumerate(kids):
-        if kid.move is not None:
-            if kid.move in labels:
-                raise InvalidTreeError(f"duplicate move label {kid.move!r} (children {labels[kid.move]} and {i})", at())
-            labels[kid.move] = i
-    if node.kind == CHANCE:
-        kids = _check_probabilities(kids, at)
-    else:
-        for i, kid in enumerate(kids):
-            if kid.probability is not None:
-                raise InvalidTreeError(
-                    f"a probability is only allowed under a chance node, not under {node.kind}", at(i)
-                )
+        node = _check_inner(node, kids, path)
+        kids = _check_children(node, kids, path)
     if any(a is not b for a, b in zip(kids, node.children, strict=False)):
         node = _replace(node, children=kids)
     return node
 
 
-def _check_probabilities(kids: tuple[Node, ...], at: Any) -> tuple[Node, ...]:
-    path = at()
+def _check_leaf(node: Node, kids: tuple[Node, ...], path: list[int]) -> Node:
+    """A leaf: a finite value, no children, no static evaluation."""
+    if kids:
+        raise InvalidTreeError("a leaf cannot have children", tuple(path))
+    if node.value is None:
+        raise InvalidTreeError("a leaf needs a value", tuple(path))
+    if node.evaluation is not None:
+        raise InvalidTreeError("a leaf has its utility; a static evaluation is only for inner nodes", tuple(path))
+    value = _exact_at(node.value, "leaf value", path)
+    return node if value is node.value else _replace(node, value=value)
+
+
+def _check_inner(node: Node, kids: tuple[Node, ...], path: list[int]) -> Node:
+    """An inner node: children, no value, an exact static evaluation if any."""
+    if not kids:
+        raise InvalidTreeError(f"{node.kind} node has no children; give at least one", tuple(path))
+    if node.value is not None:
+        raise InvalidTreeError(
+            f"only leaves have values; this {node.kind} node has {short_repr(node.value)}", tuple(path)
+        )
+    if node.evaluation is None:
+        return node
+    evaluation = _exact_at(node.evaluation, "static evaluation", path)
+    return node if evaluation is node.evaluation else _replace(node, evaluation=evaluation)
+
+
+def _check_children(node: Node, kids: tuple[Node, ...], path: list[int]) -> tuple[Node, ...]:
+    """Unique move labels, and probabilities under a chance node only (filled in and checked there)."""
+    labels: dict[str, int] = {}
+    for i, kid in enumerate(kids):
+        if kid.move is not None:
+            if kid.move in labels:
+                raise InvalidTreeError(
+                    f"duplicate move label {short_repr(kid.move)} (children {labels[kid.move]} and {i})", tuple(path)
+                )
+            labels[kid.move] = i
+    if node.kind == CHANCE:
+        return _check_probabilities(kids, path)
+    for i, kid in enumerate(kids):
+        if kid.probability is not None:
+            raise InvalidTreeError(
+                f"a probability is only allowed under a chance node, not under {node.kind}", (*path, i)
+            )
+    return kids
+
+
+_SHOWN_OUTCOMES = 8  # a message about probabilities lists at most this many
+
+
+def _check_probabilities(kids: tuple[Node, ...], path: list[int]) -> tuple[Node, ...]:
+    """A chance node's outcomes: all probabilities or none (then 1/n each), positive, summing to 1."""
     given = [k.probability is not None for k in kids]
     if not any(given):
         share = Fraction(1, len(kids))
         return tuple(_replace(k, probability=share) for k in kids)
     if not all(given):
         missing = [i for i, g in enumerate(given) if not g]
+        shown = str(missing) if len(missing) <= _SHOWN_OUTCOMES else f"{missing[:_SHOWN_OUTCOMES]} and more"
         raise InvalidTreeError(
-            f"chance outcomes {missing} have no probability while others do; give all or none (none: equally likely)",
-            path,
+            f"chance outcomes {shown} have no probability while others do; give all or none (none: equally likely)",
+            tuple(path),
         )
-    probs: list[Number] = []
+    probs: list[Fraction] = []
     decimal = False  # decimals (denominators with a factor 5) are checked within 1e-9
     for i, k in enumerate(kids):
-        p = exact(k.probability, "probability", at(i))
+        p = _exact_at(k.probability, "probability", path, i)
         if isinstance(k.probability, float) or isinstance(p, Fraction) and p.denominator % 5 == 0:
             decimal = True
         if p <= 0:
-            raise InvalidTreeError(f"probability {format_number(p)} must be positive", at(i))
+            raise InvalidTreeError(f"probability {format_number(p)} must be positive", (*path, i))
         if p > 1:
-            raise InvalidTreeError(f"probability {format_number(p)} is more than 1", at(i))
+            raise InvalidTreeError(f"probability {format_number(p)} is more than 1", (*path, i))
         probs.append(Fraction(p))  # probabilities stay Fractions, even 1
-    total = Fraction(sum(probs, Fraction(0)))
+    total = sum(probs, Fraction(0))
     tolerance = Fraction(1, 10**9) if decimal else Fraction(0)
     if abs(total - 1) > tolerance:
-        raise InvalidTreeError(
-            f"probabilities sum to {format_number(total)}, not 1 ("
-            + " + ".join(format_probability(p) for p in probs)
-            + ")",
-            path,
-        )
+        raise InvalidTreeError(_sum_message(total, probs), tuple(path))
     return tuple(
         k if type(k.probability) is Fraction and k.probability == p else _replace(k, probability=p)
         for k, p in zip(kids, probs, strict=True)
     )
 
 
-def _replace(node: Node, **changes: Any) -> Node:
-    fields: dict[str, Any] = {
-        "kind": node.kind,
-        "children": node.children,
-        "value": node.value,
-        "name": node.name,
-        "move": node.move,
-        "probability": node.probability,
-        "evaluation": node.evaluation,
-    }
-    fields.update(changes)
-    return Node(**fields)
+def _sum_message(total: Fraction, probs: list[Fraction]) -> str:
+    """``probabilities sum to 0.9, not 1 (1/2 + 0.4)``, kept short for many or long probabilities."""
+    shown = format_number(total)
+    if shown == "≈1":  # close to 1, but not within the tolerance
+        shown += f" (off by {format_number(total - 1)})"
+    terms = [format_probability(p) for p in probs[:_SHOWN_OUTCOMES]]
+    if len(probs) > _SHOWN_OUTCOMES:
+        terms.append(f"... {len(probs) - _SHOWN_OUTCOMES:,} more")
+    return f"probabilities sum to {shown}, not 1 (" + " + ".join(terms) + ")"
 
 
-# ---------------------------------------------------------------- JSON form
-
-_JSON_KEYS = {"kind", "children", "value", "name", "move", "probability", "evaluation"}
-
-
-def _json_number(x: Number) -> int | float | str:
-    if isinstance(x, int):
-        return x
-    if x.denominator == 1:
-        return int(x)
-    if _terminating(x):
-        f = float(x)
-        if Fraction(repr(f)) == x:
-            return f
-    return format_number(x)
+def _exact_at(x: object, what: str, path: list[int], *below: int) -> Number:
+    """:func:`~expectviz.numbers.exact` for the node at ``path`` (the path is copied only for an error)."""
+    try:
+        return exact(x, what)
+    except InvalidTreeError as error:
+        raise InvalidTreeError(error.reason, (*path, *below)) from None
 
 
-def to_json(root: Node, *, indent: int | None = None) -> str:
-    """The JSON form of a tree: nested objects with ``kind`` and ``children``.
-
-    >>> print(to_json(parse("chance(1/3: 1, 2/3: min(2, 3))"), indent=1))
-    {
-     "kind": "chance",
-     "children": [
-      {
-       "kind": "leaf",
-       "value": 1,
-       "probability": "1/3"
-      },
-      {
-       "kind": "min",
-       "children": [
-        {
-         "kind": "leaf",
-         "value": 2
-        },
-        {
-         "kind": "leaf",
-         "value": 3
-        }
-       ],
-       "probability": "2/3"
-      }
-     ]
-    }
-    >>> from_json(to_json(parse("max(1, 2.5)"))) == parse("max(1, 2.5)")
-    True
-    """
-    from ._deep import call_deep
-
-    return call_deep(json.dumps, _to_plain(root), indent=indent, ensure_ascii=False, depth=height(root) * 2)
+def _replace(
+    node: Node,
+    *,
+    children: tuple[Node, ...] | None = None,
+    value: Number | None = None,
+    probability: Number | None = None,
+    evaluation: Number | None = None,
+) -> Node:
+    """A copy of ``node`` with the fields given changed (unchecked, like the constructor)."""
+    return Node(
+        node.kind,
+        node.children if children is None else children,
+        node.value if value is None else value,
+        node.name,
+        node.move,
+        node.probability if probability is None else probability,
+        node.evaluation if evaluation is None else evaluation,
+    )
 
 
-def _to_plain(root: Node) -> dict[str, Any]:
-    objects: dict[int, dict[str, Any]] = {}
-    order = [root]
-    for node in order:
-        order.extend(node.children)
-    for node in reversed(order):
-        obj: dict[str, Any] = {"kind": node.kind}
-        if node.name is not None:
-            obj["name"] = node.name
-        if node.kind == LEAF and node.value is not None:
-            obj["value"] = _json_number(node.value)
-        if node.evaluation is not None:
-            obj["evaluation"] = _json_number(node.evaluation)
-        if node.children:
-            obj["children"] = [objects.pop(id(c)) for c in node.children]
-        if node.move is not None:
-            obj["move"] = node.move
-        if node.probability is not None:
-            obj["probability"] = _json_number(node.probability)
-        objects[id(node)] = obj
-    return objects[id(root)]
+# ---------------------------------------------------------------- names kept here for older imports
+# The text notation and the JSON form used to live in this module.  These names are still found here
+# (``from expectviz.tree import parse``), read from their new modules on first use so that either
+# module may be imported first; new code imports them from expectviz.notation and expectviz.tree_json.
+# (Number, exact, format_number and format_probability come from expectviz.numbers, imported above.)
+
+if TYPE_CHECKING:
+    from .notation import parse as parse
+    from .notation import to_text as to_text
+    from .tree_json import _to_plain as _to_plain
+    from .tree_json import from_json as from_json
+    from .tree_json import to_json as to_json
+
+_MOVED = {
+    "parse": "notation",
+    "to_text": "notation",
+    "from_json": "tree_json",
+    "to_json": "tree_json",
+    "_to_plain": "tree_json",
+}
 
 
-def from_json(data: str | dict[str, Any]) -> Node:
-    """Read a tree from its JSON form (text or an already-loaded dict).
+def __getattr__(name: str) -> Any:
+    """Find a name that moved to :mod:`expectviz.notation` or :mod:`expectviz.tree_json`."""
+    if name in _MOVED:
+        import importlib
 
-    Raises:
-        InvalidTreeError: the JSON is not a tree (the node's path is named).
-    """
-    if isinstance(data, (str, bytes)):
-        from ._deep import call_deep
-
-        try:
-            obj = call_deep(json.loads, data, depth=len(data))
-        except (ValueError, RecursionError) as exc:
-            raise InvalidTreeError(f"not valid JSON: {exc}") from None
-    else:
-        obj = data
-    return check(_from_plain(obj))
-
-
-def _from_plain(obj: Any) -> Node:
-    results: list[Node] = []
-    path: list[int] = []
-    stack: list[list[Any]] = [[obj, -1]]
-    while stack:
-        top = stack[-1]
-        item, i = top
-        if i == -1:
-            if not isinstance(item, dict):
-                raise InvalidTreeError(f"expected a JSON object for a node, found {type(item).__name__}", tuple(path))
-            unknown = set(item) - _JSON_KEYS
-            if unknown:
-                raise InvalidTreeError(
-                    f"unknown key(s) {sorted(unknown)}; allowed are {sorted(_JSON_KEYS)}", tuple(path)
-                )
-            if not isinstance(item.get("children", []), list):
-                found = type(item["children"]).__name__
-                raise InvalidTreeError(f"'children' must be a list, found {found}", tuple(path))
-            i = top[1] = 0
-        kids = item.get("children", [])
-        if i < len(kids):
-            top[1] = i + 1
-            path.append(i)
-            stack.append([kids[i], -1])
-            continue
-        stack.pop()
-        where = tuple(path)
-        kind = item.get("kind")
-        if kind not in KINDS:
-            raise InvalidTreeError(f"unknown node kind {kind!r}; allowed are max, min, chance, leaf", where)
-        n = len(kids)
-        children = tuple(results[len(results) - n :]) if n else ()
-        if n:
-            del results[len(results) - n :]
-        value = item.get("value")
-        probability = item.get("probability")
-        evaluation = item.get("evaluation")
-        results.append(
-            Node(
-                kind,
-                children=children,
-                value=None if value is None else exact(value, "leaf value", where),
-                name=item.get("name"),
-                move=item.get("move"),
-                probability=None if probability is None else exact(probability, "probability", where),
-                evaluation=None if evaluation is None else exact(evaluation, "static evaluation", where),
-            )
-        )
-        if path:
-            path.pop()
-    return results[0]
+        value = getattr(importlib.import_module(f"expectviz.{_MOVED[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'expectviz.tree' has no attribute {name!r}")

@@ -1,9 +1,13 @@
-"""expectviz.tree: the notation, the JSON form, the checks, and errors that name where the problem is."""
+"""Trees: the notation, the JSON form, the checks, and errors that name where the problem is.
+
+(expectviz.tree, expectviz.notation, expectviz.tree_json and expectviz.numbers; the hostile inputs are in
+test_hostile_tree.py.)"""
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -14,25 +18,10 @@ from strategies import arbitrary_json, raw_trees, time_limit, tree_text, trees
 
 import expectviz as ev
 from expectviz.errors import ExpectvizError, InvalidTreeError, TreeSyntaxError
-from expectviz.tree import (
-    CHANCE,
-    LEAF,
-    MAX,
-    MIN,
-    Node,
-    check,
-    exact,
-    format_number,
-    format_probability,
-    from_json,
-    height,
-    leaf,
-    node_at,
-    parse,
-    to_json,
-    to_text,
-    walk,
-)
+from expectviz.notation import parse, to_text
+from expectviz.numbers import exact, format_number, format_probability
+from expectviz.tree import CHANCE, LEAF, MAX, MIN, Node, check, depth_first, height, leaf, node_at, nodes, walk
+from expectviz.tree_json import from_json, to_json, tree_to_plain
 
 # ---------------------------------------------------------------- the six forms of the issue
 
@@ -326,7 +315,7 @@ def test_nan_and_infinite_leaves_via_nodes(bad: float) -> None:
         '{"kind": "max", "children": [{"kind": "leaf", "value": NaN}]}',
         '{"kind": "max", "children": [{"kind": "leaf", "value": Infinity}]}',
         '{"kind": "max", "children": [{"kind": "leaf", "value": -Infinity}]}',
-        '{"kind": "max", "children": [{"kind": "leaf", "value": 1e400}]}',
+        '{"kind": "max", "children": [{"kind": "leaf", "value": 1e99999}]}',  # beyond the exponent limit
         '{"kind": "max", "children": [{"kind": "leaf", "value": "nan"}]}',
         '{"kind": "max", "children": [{"kind": "leaf", "value": "inf"}]}',
         '{"kind": "max", "children": [{"kind": "leaf", "value": true}]}',
@@ -436,6 +425,34 @@ def test_bad_json_is_an_invalid_tree(text: str | bytes) -> None:
     invalid(lambda: from_json(text))  # type: ignore[arg-type]
 
 
+def test_json_numbers_are_read_exactly() -> None:
+    """JSON numbers go through the one number syntax: 1e400 is 10**400 (not an infinity), 1e-400 is not 0."""
+    values = ["1e400", "1e-400", "0.1000000000000000000001", "-12345678901234567890123"]
+    leaves = ", ".join(f'{{"kind": "leaf", "value": {v}}}' for v in values)
+    tree = from_json(f'{{"kind": "max", "children": [{leaves}]}}')
+    assert [c.value for c in tree.children] == [
+        10**400,
+        Fraction(1, 10**400),
+        Fraction("0.1000000000000000000001"),
+        -12345678901234567890123,
+    ]
+    assert from_json(to_json(tree)) == tree and parse(to_text(tree)) == tree
+
+
+def test_to_json_writes_what_json_dumps_writes() -> None:
+    tree = parse('max A(a1: chance(1/3: 1, 2/3: min [2] (2, 3)), "é \\"q\\"": -0.5, 1e400)')
+    for indent in (None, 0, 1, 4):
+        assert to_json(tree, indent=indent) == json.dumps(tree_to_plain(tree), indent=indent, ensure_ascii=False)
+
+
+def test_old_imports_from_expectviz_tree_still_work() -> None:
+    from expectviz import tree
+
+    assert tree.parse is parse and tree.to_text is to_text and tree.from_json is from_json
+    assert tree.to_json is to_json and tree.exact is exact and tree.format_number is format_number
+    assert tree._to_plain is tree_to_plain
+
+
 @pytest.mark.parametrize("value", ["1.5/2", "1e5/3", "-2.5/5", ".5/1"])
 def test_json_number_text_with_a_slash_after_a_decimal(value: str) -> None:
     """A number text that the notation accepts ("1.5/2" is 3/4 in the notation) is read, or refused with an
@@ -454,6 +471,11 @@ def test_json_number_text_with_a_slash_after_a_decimal(value: str) -> None:
 def test_walk_node_at_height() -> None:
     tree = parse("max(1, min(2, chance(3, 4)))")
     assert [p for p, _ in walk(tree)] == [(), (0,), (1,), (1, 0), (1, 1), (1, 1, 0), (1, 1, 1)]
+    assert [n for n in nodes(tree)] == [n for _, n in walk(tree)]
+    assert [n.kind for n in nodes(tree, "post")] == [LEAF, LEAF, LEAF, LEAF, CHANCE, MIN, MAX]
+    assert [(entering, len(path)) for entering, path, _ in depth_first(leaf(1))] == [(True, 0), (False, 0)]
+    with pytest.raises(ValueError):
+        list(nodes(tree, "in"))
     assert node_at(tree, (1, 1, 0)).value == 3
     assert height(tree) == 3 and height(leaf(1)) == 0
     with pytest.raises(InvalidTreeError) as info:
@@ -478,6 +500,32 @@ def test_number_formatting() -> None:
     assert format_probability(Fraction(1, 2)) == "1/2"
     assert format_probability(Fraction(9, 10)) == "0.9"
     assert format_probability(Fraction(1, 36)) == "1/36"
+
+
+@given(st.text(alphabet="0123456789.-+eE/ x\u0663\uff11", max_size=12))
+def test_the_tokenizer_and_read_number_share_one_syntax(text: str) -> None:
+    from expectviz import numbers
+
+    assert bool(re.fullmatch(numbers.NUMBER_PATTERN, text)) == bool(numbers._PARTS.fullmatch(text))
+
+
+@st.composite
+def exact_numbers(draw: Any) -> Fraction:
+    """Numbers of every size the notation allows: long decimals, powers of ten, huge and tiny fractions."""
+    top = draw(st.integers(-(10**60), 10**60)) * 10 ** draw(st.integers(0, 3000))
+    odd = draw(st.sampled_from([1, 3, 7, 10**9 + 7]))
+    bottom = odd * 2 ** draw(st.integers(0, 3000)) * 5 ** draw(st.integers(0, 1000))
+    return Fraction(top, bottom)
+
+
+@given(exact_numbers())
+def test_numbers_are_written_exactly_and_shown_briefly(x: Fraction) -> None:
+    assert exact(format_number(x, exact=True)) == x
+    assert exact(format_probability(x, exact=True)) == x
+    shown = format_number(x)
+    assert len(shown) <= 101
+    if not shown.startswith("≈"):  # shown exactly
+        assert exact(shown) == x
 
 
 def test_repr_evaluates_back() -> None:

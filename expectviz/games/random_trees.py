@@ -13,7 +13,7 @@ every run.  Every tree comes back checked (:func:`expectviz.tree.check`).
 * :func:`random_exercise` -- a small named tree to practise on.
 
 With perfect move ordering alpha-beta evaluates exactly the leaves of the
-minimal tree (Knuth and Moore 1975; FACTS.md):
+minimal tree (Knuth and Moore 1975):
 
 >>> import expectviz as ev
 >>> tree = ordered_tree(3, 4, seed=7, ordering="best")
@@ -33,7 +33,8 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ..tree import CHANCE, LEAF, MAX, MIN, Node, Number, check
+from ..numbers import Number
+from ..tree import CHANCE, LEAF, MAX, MIN, Node, check
 
 __all__ = [
     "ORDERINGS",
@@ -99,7 +100,7 @@ def uniform_tree(
     numbers drawn uniformly from ``low`` to ``high`` (both included), so values
     may repeat.
 
-    >>> from expectviz.tree import to_text
+    >>> from expectviz.notation import to_text
     >>> to_text(uniform_tree(2, 2, seed=1, low=0, high=9))
     'max(min(2, 9), min(1, 4))'
     >>> uniform_tree(3, 5, seed=1) == uniform_tree(3, 5, seed=1)
@@ -129,7 +130,7 @@ def ordered_tree(branching: int, depth: int, *, seed: Seed, ordering: str, first
     * ``"worst"``: the worst move first (MAX ascending, MIN descending).
     * ``"random"``: the order as drawn, which is a uniformly random one.
 
-    >>> from expectviz.tree import to_text
+    >>> from expectviz.notation import to_text
     >>> to_text(ordered_tree(2, 2, seed=3, ordering="best"))
     'max(min(2, 3), min(1, 4))'
     >>> to_text(ordered_tree(2, 2, seed=3, ordering="worst"))
@@ -177,7 +178,7 @@ def chance_tree(
     The tree is regular (a chance node's children are all of one kind), as
     Star2 needs, as long as the pattern never puts two chance levels in a row.
 
-    >>> from expectviz.tree import to_text
+    >>> from expectviz.notation import to_text
     >>> to_text(chance_tree(2, 2, 2, seed=4, bounds=(0, 9)))
     'max(chance(3, 4), chance(1, 6))'
     >>> to_text(chance_tree(2, 2, 2, seed=4, bounds=(0, 9), probabilities="random"))
@@ -226,7 +227,7 @@ def random_exercise(seed: Seed, *, kind: str = "minimax", size: str = "small") -
 
     The same seed gives the same exercise:
 
-    >>> from expectviz.tree import to_text
+    >>> from expectviz.notation import to_text
     >>> to_text(random_exercise(1))
     'max A(a1: min B(b1: 3, b2: 15), a2: min C(c1: 14, c2: 15), a3: min D(d1: 20, d2: 12, d3: 6))'
     >>> import expectviz as ev

@@ -1,4 +1,4 @@
-"""The textbook trees, by name, each with its source (see FACTS.md).
+"""The textbook trees, by name, each with its source.
 
 >>> from expectviz.games import textbook
 >>> textbook("aima-fig-5.2")
@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import ExpectvizError
-from ..tree import Node, parse
+from ..errors import UnknownTreeError
+from ..notation import parse
+from ..tree import Node
 
 __all__ = ["TextbookTree", "TEXTBOOK", "textbook", "textbook_trees"]
 
@@ -46,7 +47,7 @@ _TREES = [
     TextbookTree(
         "coin-flip",
         "max(left: chance(heads: 10, tails: 0), right: chance(heads: 5, tails: 15))",
-        "The expectiminimax seed text's worked execution trace",
+        "The worked example of the encyclopedia article \"Expectiminimax\"",
         "MAX chooses between two fair coin flips: chance values 5 and 10, so MAX goes right, value 10.",
     ),
     TextbookTree(
@@ -98,7 +99,7 @@ def textbook(name: str) -> Node:
     try:
         return TEXTBOOK[name].tree
     except KeyError:
-        raise UnknownTreeError(name) from None
+        raise _unknown(name) from None
 
 
 def textbook_trees() -> str:
@@ -111,11 +112,8 @@ def textbook_trees() -> str:
     return "\n".join(lines)
 
 
-class UnknownTreeError(ExpectvizError, KeyError):
-    """No textbook tree has that name."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"no textbook tree is called {name!r}; the names are: {', '.join(TEXTBOOK)}")
+def _unknown(name: str) -> UnknownTreeError:
+    return UnknownTreeError(f"no textbook tree is called {name!r}; the names are: {', '.join(TEXTBOOK)}")
 
     def __str__(self) -> str:
         return str(self.args[0])

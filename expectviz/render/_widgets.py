@@ -25,7 +25,8 @@ from .style import interval, number
 __all__ = ["Player", "Compare"]
 
 _KIND_WORDS = {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF: "leaf"}
-_WINDOWED = ("alphabeta", "star1", "star2")
+STACK_ROWS = 40
+"""The call-stack panel shows this many innermost calls."""
 
 
 def _trace_of(result: Result | Trace) -> Trace:
@@ -58,9 +59,14 @@ class _Panel:
 
     def _stack_html(self, frame: Frame) -> str:
         trace = self.trace
-        windowed = trace.algorithm in _WINDOWED
+        windowed = trace.info.windowed
         rows = []
-        for depth, path in enumerate(frame.stack):
+        stack = frame.stack
+        shown = range(max(0, len(stack) - STACK_ROWS), len(stack))  # the innermost calls: a deep stack is long
+        if len(stack) > STACK_ROWS:
+            rows.append(f"<tr><td colspan='5'><i>{len(stack) - STACK_ROWS:,} more calls above</i></td></tr>")
+        for depth in shown:
+            path = stack[depth]
             node = trace.node(path)
             state = frame.node(path)
             cells = [

@@ -16,6 +16,7 @@ Every label is escaped with :func:`~expectviz.render.style.dot_escape`.
 
 from __future__ import annotations
 
+from ..registry import info
 from ..trace import Trace
 from ..tree import CHANCE, LEAF, MAX, MIN, Node
 from .layout import Layout
@@ -202,15 +203,17 @@ def _legend_node(scene: Scene, where: Layout | None) -> str:
         "unvisited": "white",
     }
     statuses = ["current", "active", "done", "pruned", "unvisited"]
-    if scene.algorithm == "star2":
+    facts = info(scene.algorithm) if scene.algorithm is not None else None
+    if facts is not None and facts.probes:
         statuses.insert(3, "probed")
     rows.append("; ".join(f"{fills[s]}: {STATUS_WORDS[s]}" for s in statuses[:3]))
     rows.append("; ".join(f"{fills[s]}: {STATUS_WORDS[s]}" for s in statuses[3:]))
-    cut = f"; {CUT_MARK}: pruned by a cutoff" if scene.algorithm in ("alphabeta", "star1", "star2") else ""
+    windowed = facts is not None and facts.windowed
+    cut = f"; {CUT_MARK}: pruned by a cutoff" if windowed else ""
     rows.append(f"thick red edges: call stack{cut}; \u2265/\u2264 v: a bound")
-    if scene.algorithm in ("alphabeta", "star1", "star2"):
+    if windowed:
         rows.append("\u03b1\u03b2 [\u03b1, \u03b2]: window searched with; range [lo, hi]: what the leaves seen prove")
-    if scene.algorithm in ("star1", "star2"):
+    if facts is not None and facts.star:
         rows.append("L,U: a chance node's running bounds; \u03b1\u1d62\u03b2\u1d62: a chance child's window")
     label = dot_escape("\n".join(rows), newline="\\l")
     pos = ""

@@ -14,7 +14,7 @@ import subprocess
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..errors import ExpectvizError
+from ..errors import GraphvizError, GraphvizNotFoundError, RenderError, StepRangeError
 from .scene import Scene
 
 __all__ = [
@@ -34,20 +34,6 @@ _CACHE_SIZE = 64
 MARGIN = 12.0
 
 
-class RenderError(ExpectvizError, ValueError):
-    """A drawing option or output file that cannot be used."""
-
-
-class StepRangeError(ExpectvizError, IndexError):
-    """A step outside ``0 .. len(trace)``."""
-
-
-class GraphvizNotFoundError(ExpectvizError, RuntimeError):
-    """Graphviz's ``dot`` program is not on PATH (it lays diagrams out)."""
-
-
-class GraphvizError(ExpectvizError, RuntimeError):
-    """Graphviz failed on a graph expectviz wrote."""
 
 
 @dataclass(frozen=True)

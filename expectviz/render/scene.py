@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 
+from ..numbers import format_probability
 from ..recorder import BACKUP as EVENT_BACKUP
 from ..recorder import CUTOFF as EVENT_CUTOFF
 from ..recorder import LEAF as EVENT_LEAF
@@ -27,9 +29,10 @@ from ..recorder import PROBE as EVENT_PROBE
 from ..recorder import REUSE as EVENT_REUSE
 from ..recorder import VISIT as EVENT_VISIT
 from ..recorder import WINDOW as EVENT_WINDOW
+from ..registry import info
 from ..replay import Frame, NodeState
 from ..trace import Trace
-from ..tree import CHANCE, LEAF, MAX, MIN, Node, format_probability
+from ..tree import CHANCE, LEAF, MAX, MIN, Node, nodes, walk
 from .style import LINE_HEIGHT, SHAPE, SMALL_SIZE, interval, number, shorten, text_width
 
 __all__ = ["Scene", "Item", "Paint", "ItemPaint", "DEFAULT_MAX_NODES", "MORE"]
@@ -42,8 +45,6 @@ MORE = "more"
 
 Path = tuple[int, ...]
 
-_WINDOWED = ("alphabeta", "star1", "star2")
-_STAR = ("star1", "star2")
 
 
 @dataclass(slots=True)
@@ -136,8 +137,9 @@ class Scene:
         sizes = _subtree_sizes(self.tree)
         self.total_nodes = sizes[id(self.tree)]
         keep = self._choose(sizes)
-        windowed = self.algorithm in _WINDOWED
-        star = self.algorithm in _STAR
+        facts = info(self.algorithm) if self.algorithm is not None else None
+        windowed = facts is not None and facts.windowed
+        star = facts is not None and facts.star
         most_slots = 0
         # Preorder over kept nodes, with one summary for each run of hidden children.
         stack: list[tuple[Path, Node | _RunMarker, int, int]] = [((), self.tree, -1, 0)]
@@ -235,7 +237,7 @@ class Scene:
         cached: str | None = getattr(self, "_widest", None)
         if cached is None:
             texts = ["+\u221e"]
-            for node in _preorder(self.tree, limit=5000):
+            for node in islice(nodes(self.tree), 5000):
                 for x in (node.value, node.evaluation):
                     if x is not None:
                         texts.append(number(x))
@@ -253,7 +255,7 @@ class Scene:
         """The paths to draw: everything when it fits, else visited nodes first, level by level."""
         limit = self.max_nodes
         if limit is None or self.total_nodes <= limit:
-            return {path for path, _ in _walk(self.tree)}
+            return {path for path, _ in walk(self.tree)}
         limit = max(limit, 1)
         keep: set[Path] = {()}
         if self.trace is not None:  # the nodes the search reached, level by level, read from the trace's index
@@ -630,39 +632,16 @@ def _slots(
         slots.append("bounds")
     if star and parent_kind == CHANCE:
         slots.append("child_window")
-        if algorithm == "star2" and node.kind != LEAF:
+        if algorithm is not None and info(algorithm).probes and node.kind != LEAF:
             slots.append("probe")
     return tuple(slots)
 
 
-def _walk(root: Node) -> Iterator[tuple[Path, Node]]:
-    stack: list[tuple[Path, Node]] = [((), root)]
-    while stack:
-        path, node = stack.pop()
-        yield path, node
-        for i in range(len(node.children) - 1, -1, -1):
-            stack.append((path + (i,), node.children[i]))
-
-
-def _preorder(root: Node, *, limit: int) -> Iterator[Node]:
-    stack = [root]
-    seen = 0
-    while stack and seen < limit:
-        node = stack.pop()
-        seen += 1
-        yield node
-        stack.extend(node.children)
-
-
 def _subtree_sizes(root: Node) -> dict[int, int]:
-    """Nodes in each subtree, by id() of its root (computed without recursion)."""
-    order: list[Node] = [root]
-    for node in order:
-        order.extend(node.children)
+    """Nodes in each subtree, by id() of its root (children come before their parent in postorder)."""
     sizes: dict[int, int] = {}
-    for node in reversed(order):
+    for node in nodes(root, "post"):
         sizes[id(node)] = 1 + sum(sizes[id(c)] for c in node.children)
     return sizes
 
 
-KIND_WORDS = {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF: "leaf", MORE: "hidden"}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable
 
+from ..registry import info
 from ..tree import CHANCE, LEAF, MAX, MIN
 from .layout import Layout
 from .scene import MORE, ItemPaint, Paint, Scene
@@ -235,18 +236,19 @@ class Drawer:
         if any(it.kind == MORE for it in self.scene.items):
             entries.append((_swatch_shape(MORE, LOOKS["unvisited"]), "+N: N nodes not drawn"))
         if algorithm is not None:
+            facts = info(algorithm)
             statuses = ["current", "active", "done", "pruned", "unvisited"]
-            if algorithm == "star2":
+            if facts.probes:
                 statuses.insert(3, "probed")
             for status in statuses:
                 entries.append((_swatch_shape(CHANCE, LOOKS[status], halo=status == "current"), STATUS_WORDS[status]))
             entries.append((_swatch_edge("stack"), "call-stack path"))
-            if algorithm in ("alphabeta", "star1", "star2"):
+            if facts.windowed:
                 entries.append((_swatch_edge("pruned", cut=True), "pruned edge (\u2702 = cutoff)"))
                 entries.append(("", "\u03b1\u03b2 [\u03b1, \u03b2]: window searched with"))
             entries.append(("", "range [lo, hi]: what the leaves seen prove"))
             entries.append(("", "\u2265 / \u2264 v: bound, not exact"))
-            if algorithm in ("star1", "star2"):
+            if facts.star:
                 entries.append(("", "L,U: chance node's running bounds"))
                 entries.append(("", "\u03b1\u1d62\u03b2\u1d62: a chance child's window"))
         width = max(self.where.width, 560.0)
