@@ -37,10 +37,13 @@ from typing import Any, NoReturn, TextIO, cast
 
 from .errors import ExpectvizError, UsageError
 from .games.textbook import TEXTBOOK, textbook_trees
+from .notation import parse
+from .numbers import format_number
 from .options import options
 from .registry import ALGORITHM_INFO
 from .search import Result
-from .tree import Node, facts, format_number, from_json, parse
+from .tree import Node, facts
+from .tree_json import from_json, json_number
 
 __all__ = ["main", "load_tree", "run_algorithm", "UsageError"]
 
@@ -335,17 +338,6 @@ def _silence_stdout() -> None:
             os.close(null)
 
 
-def _json_number(value: Any) -> int | float | str:
-    """A value for JSON: an int, a float when it is exact, else the notation's text (``1/3``)."""
-    if isinstance(value, int):
-        return value
-    try:
-        as_float = float(value)
-    except OverflowError:
-        return format_number(value)
-    return as_float if format_number(as_float) == format_number(value) else format_number(value)
-
-
 # ---------------------------------------------------------------- main
 
 
@@ -443,7 +435,7 @@ def _solve(args: argparse.Namespace, tree: Node, bounds: tuple[Any, Any] | None)
     if args.json:
         summary = {
             "algorithm": result.algorithm,
-            "value": _json_number(result.exact_value),
+            "value": json_number(result.exact_value),
             "best_move": result.best_move,
             "nodes_visited": s.nodes_visited,
             "leaves_evaluated": s.leaves_evaluated,

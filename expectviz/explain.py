@@ -19,8 +19,9 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from .numbers import format_number, format_probability
 from .recorder import BACKUP, CUTOFF, LEAF, PROBE, VISIT, Value
-from .tree import CHANCE, MAX, MIN, Node, format_number, format_probability
+from .tree import CHANCE, MAX, MIN, Node, nodes
 from .tree import LEAF as LEAF_NODE
 
 if TYPE_CHECKING:
@@ -48,13 +49,9 @@ def say(x: Value | None) -> str:
 def unique_labels(tree: Node) -> set[str]:
     """The move labels that name exactly one edge of the tree."""
     seen: dict[str, int] = {}
-    pending = [tree]
-    while pending:
-        node = pending.pop()
-        for child in node.children:
-            if child.move is not None:
-                seen[child.move] = seen.get(child.move, 0) + 1
-            pending.append(child)
+    for node in nodes(tree):
+        if node.move is not None:
+            seen[node.move] = seen.get(node.move, 0) + 1
     return {label for label, count in seen.items() if count == 1}
 
 

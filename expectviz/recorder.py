@@ -34,8 +34,9 @@ from array import array
 from dataclasses import dataclass
 
 from .errors import TraceBudgetError
+from .numbers import Number
 from .tree import LEAF as LEAF_KIND
-from .tree import Node, Number
+from .tree import Node
 
 __all__ = [
     "Counter",

@@ -16,12 +16,15 @@ from fractions import Fraction
 from typing import Any
 
 from ._deep import call_deep
-from .errors import SearchError
+from .errors import SearchError, format_path
+from .explain import KIND_WORDS
+from .notation import parse
+from .numbers import Number, exact, format_number
 from .options import options as default_options
 from .recorder import Counter, Recorder, Stats, Value
 from .registry import info
 from .trace import Trace
-from .tree import CHANCE, LEAF, MAX, MIN, Node, Number, exact, facts, format_number, node_at, parse, path_to
+from .tree import LEAF, Node, depth_first, facts, node_at, path_to
 
 __all__ = ["Result", "Search", "as_tree"]
 
@@ -159,7 +162,7 @@ class Search:
             self._check_evaluations()
 
     def _check_evaluations(self) -> None:
-        """Every inner node the depth limit stops at needs a static evaluation."""
+        """Every inner node the depth limit stops at needs a static evaluation (nothing below it is read)."""
         stack: list[tuple[Node, int]] = [(self.root, 0)]
         while stack:
             node, level = stack.pop()
@@ -217,21 +220,14 @@ def _check_bounds(bounds: tuple[Any, Any], algorithm: str) -> tuple[Value, Value
 
 
 def _where(node: Node, path: tuple[int, ...]) -> str:
-    what = {MAX: "the MAX node", MIN: "the MIN node", CHANCE: "the chance node", LEAF: "the leaf"}[node.kind]
+    """"the MIN node C at path (1,)": a node for messages, in the words the sentences use."""
     label = node.name or node.move
-    at = "the root" if not path else "path (" + ", ".join(map(str, path)) + (",)" if len(path) == 1 else ")")
-    return f"{what} {label} at {at}" if label else f"{what} at {at}"
+    at = "the root" if not path else format_path(path)
+    return f"the {KIND_WORDS[node.kind]} {label} at {at}" if label else f"the {KIND_WORDS[node.kind]} at {at}"
 
 
 def _find_value(root: Node, value: Number) -> tuple[int, ...]:
-    for node in _nodes(root):
-        if (node.value if node.kind == LEAF else node.evaluation) == value:
-            return path_to(root, node)
+    for entering, path, node in depth_first(root):
+        if entering and (node.value if node.kind == LEAF else node.evaluation) == value:
+            return tuple(path)
     return ()  # pragma: no cover - the value came from this tree
-
-
-def _nodes(root: Node) -> list[Node]:
-    order = [root]
-    for node in order:
-        order.extend(node.children)
-    return order

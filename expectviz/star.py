@@ -309,10 +309,15 @@ def child_window(
 
 def _edge(bound: Value, others: Value, p_i: Value) -> Value:
     """(bound - others) / p_i, guarding inf - inf (an unbounded window stays unbounded)."""
-    if math.isinf(bound) and bound == others:
+    if _infinite(bound) and bound == others:
         return bound
-    if math.isinf(others):
+    if _infinite(others):
         return -others
     if isinstance(bound, float):  # an infinite bound stays infinite
         return bound
     return Fraction(bound - others) / p_i
+
+
+def _infinite(x: Value) -> bool:
+    """Values are exact numbers or the float infinities of open windows (never math.isinf on an exact 10**400)."""
+    return isinstance(x, float) and math.isinf(x)

@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidTreeError
 from .numbers import Number, exact, format_number, format_probability, short_repr
@@ -53,14 +52,6 @@ __all__ = [
     "path_to",
     "height",
     "describe",
-    # kept here for older imports (see the end of this module)
-    "parse",
-    "to_text",
-    "to_json",
-    "from_json",
-    "exact",
-    "format_number",
-    "format_probability",
 ]
 
 MAX = "max"
@@ -478,7 +469,11 @@ _SHOWN_OUTCOMES = 8  # a message about probabilities lists at most this many
 
 
 def _check_probabilities(kids: tuple[Node, ...], path: list[int]) -> tuple[Node, ...]:
-    """A chance node's outcomes: all probabilities or none (then 1/n each), positive, summing to 1."""
+    """A chance node's outcomes: all probabilities or none (then 1/n each), positive, summing to 1.
+
+    Decimals may sum to 1 within 1e-9 (``0.3333333333`` three times); they are then divided by their
+    sum, so the probabilities used sum to exactly 1 and no chance node's value leaves its children's range.
+    """
     given = [k.probability is not None for k in kids]
     if not any(given):
         share = Fraction(1, len(kids))
@@ -505,6 +500,8 @@ def _check_probabilities(kids: tuple[Node, ...], path: list[int]) -> tuple[Node,
     tolerance = Fraction(1, 10**9) if decimal else Fraction(0)
     if abs(total - 1) > tolerance:
         raise InvalidTreeError(_sum_message(total, probs), tuple(path))
+    if total != 1:  # decimals rounded within 1e-9: scaled to sum to exactly 1, so a chance value stays in range
+        probs = [p / total for p in probs]
     return tuple(
         k if type(k.probability) is Fraction and k.probability == p else _replace(k, probability=p)
         for k, p in zip(kids, probs, strict=True)
@@ -548,36 +545,3 @@ def _replace(
         node.probability if probability is None else probability,
         node.evaluation if evaluation is None else evaluation,
     )
-
-
-# ---------------------------------------------------------------- names kept here for older imports
-# The text notation and the JSON form used to live in this module.  These names are still found here
-# (``from expectviz.tree import parse``), read from their new modules on first use so that either
-# module may be imported first; new code imports them from expectviz.notation and expectviz.tree_json.
-# (Number, exact, format_number and format_probability come from expectviz.numbers, imported above.)
-
-if TYPE_CHECKING:
-    from .notation import parse as parse
-    from .notation import to_text as to_text
-    from .tree_json import _to_plain as _to_plain
-    from .tree_json import from_json as from_json
-    from .tree_json import to_json as to_json
-
-_MOVED = {
-    "parse": "notation",
-    "to_text": "notation",
-    "from_json": "tree_json",
-    "to_json": "tree_json",
-    "_to_plain": "tree_json",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """Find a name that moved to :mod:`expectviz.notation` or :mod:`expectviz.tree_json`."""
-    if name in _MOVED:
-        import importlib
-
-        value = getattr(importlib.import_module(f"expectviz.{_MOVED[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'expectviz.tree' has no attribute {name!r}")

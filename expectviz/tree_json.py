@@ -191,7 +191,6 @@ def tree_to_plain(root: Node) -> dict[str, Any]:
     return built[0]
 
 
-_to_plain = tree_to_plain  # the name expectviz.trace uses
 
 
 # ---------------------------------------------------------------- reading
@@ -241,8 +240,21 @@ def _decoded(data: str | bytes | bytearray) -> str:
         ) from None
 
 
-def _load(text: str) -> Any:
-    """``json.loads`` with numbers kept as written, after making sure the nesting is not too deep."""
+def load_json(data: str | bytes | bytearray, *, exact_numbers: bool = False) -> Any:
+    """JSON text or bytes, loaded with the guards every reader needs: a size limit
+    (``ev.options.max_input_bytes``), a linear check of the nesting, then ``json.loads``.
+
+    ``exact_numbers=True`` keeps numbers as written, to be read exactly where their
+    node is known (the tree reader's way).
+
+    Raises:
+        InvalidTreeError: too long, not text, nested too deep, or not JSON (with line and column).
+    """
+    return _load(_decoded(data), exact_numbers=exact_numbers)
+
+
+def _load(text: str, *, exact_numbers: bool = True) -> Any:
+    """``json.loads`` (numbers kept as written, unless told otherwise), once the nesting is known not too deep."""
     too_deep = _first_too_deep(text)
     if too_deep is not None:
         line = text.count("\n", 0, too_deep) + 1
@@ -261,6 +273,8 @@ def _load(text: str) -> Any:
         return found
 
     try:
+        if not exact_numbers:
+            return call_deep(json.loads, text, depth=nesting)
         return call_deep(json.loads, text, parse_int=number, parse_float=number, depth=nesting)
     except RecursionError:  # pragma: no cover - the nesting was checked above
         raise InvalidTreeError("not valid JSON: nested too deeply") from None

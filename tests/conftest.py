@@ -32,7 +32,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 def _show_tree(node: object, printer: object, cycle: bool) -> None:
     """Print trees in failing examples as their notation, not as nested dataclass fields."""
-    from expectviz.tree import to_text
+    from expectviz.notation import to_text
 
     try:
         text = f"parse({to_text(node)!r})"  # type: ignore[arg-type]

@@ -19,7 +19,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from expectviz.tree import CHANCE, LEAF, MAX, MIN, Node, check, parse
+from expectviz.notation import parse
+from expectviz.tree import CHANCE, LEAF, MAX, MIN, Node, check
 
 INF = math.inf
 Path = tuple[int, ...]

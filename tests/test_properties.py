@@ -28,7 +28,9 @@ from strategies import (
 )
 
 import expectviz as ev
-from expectviz.tree import LEAF, Node, from_json, parse, to_json, to_text
+from expectviz.notation import parse, to_text
+from expectviz.tree import LEAF, Node
+from expectviz.tree_json import from_json, to_json
 
 INF = math.inf
 

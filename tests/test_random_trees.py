@@ -20,7 +20,8 @@ from expectviz.games.random_trees import (
     random_exercise,
     uniform_tree,
 )
-from expectviz.tree import CHANCE, LEAF, MAX, MIN, Node, check, facts, height, to_text, walk
+from expectviz.notation import to_text
+from expectviz.tree import CHANCE, LEAF, MAX, MIN, Node, check, facts, height, walk
 
 
 def leaf_values(tree: Node) -> list[object]:

@@ -121,7 +121,7 @@ def test_exact_values_survive_recording() -> None:
 )
 def test_dyadic_and_big_values_survive_recording(value: Fraction | int) -> None:
     """A double holds 1/2**24 exactly, but its shortest repr does not: the trace must still read it back exactly."""
-    v = ev.tree.format_number(value)
+    v = ev.numbers.format_number(value)
     r = ev.minimax(ev.parse(f"max({v}, min({v}, {v}))"))
     assert r.trace is not None
     assert r.exact_value == value
@@ -387,7 +387,7 @@ def test_from_json_with_a_value_beyond_a_double(value: object) -> None:
         trace = ev.Trace.from_json(text)
     except TraceFormatError:
         return
-    assert trace[3].value == ev.tree.exact(value)
+    assert trace[3].value == ev.numbers.exact(value)
 
 
 def test_from_json_keeps_or_refuses_a_visit_that_skips_children() -> None:

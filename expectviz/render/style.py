@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..tree import format_number
+from ..numbers import format_number
 
 __all__ = [
     "OKABE_ITO",
