@@ -33,9 +33,10 @@ from typing import Any, Union
 
 from .errors import ExerciseError
 from .expectiminimax import expectiminimax
+from .explain import describe_path
 from .numbers import Number, exact, format_number, format_probability
 from .search import Result, as_tree
-from .tree import CHANCE, LEAF, MAX, MIN, Node, depth_first, describe, node_at, nodes
+from .tree import CHANCE, LEAF, MAX, MIN, Node, depth_first, node_at, nodes
 
 __all__ = [
     "Feedback",
@@ -144,8 +145,8 @@ def _evaluated(node: Node, level: int, depth: int | None) -> bool:
 
 
 def _describe(tree: Node, path: tuple[int, ...]) -> str:
-    """A node's name for messages: its name, its move label, 'the root' or its path."""
-    return describe(node_at(tree, path), path)
+    """A node's name for messages, as the trace's sentences name it (its name, a unique move label, or its moves)."""
+    return describe_path(tree, path)
 
 
 def _unique(tree: Node, label: str) -> bool:
@@ -154,8 +155,9 @@ def _unique(tree: Node, label: str) -> bool:
 
 
 def _sentence(text: str) -> str:
-    """Start a sentence with a capital when it opens with a generated name ('node (1, 0)', 'the root', 'leaf 5')."""
-    for start in ("node (", "the ", "leaf ", "leaves "):
+    """Start a sentence with a capital when it opens with a generated name ('the root', 'the MIN node after a2',
+    'leaf 5'), never when it opens with a label."""
+    for start in ("the ", "leaf ", "leaves "):
         if text.startswith(start):
             return text[0].upper() + text[1:]
     return text
@@ -279,8 +281,13 @@ def _rule(root: Node, path: tuple[int, ...], depth: int | None) -> tuple[str, li
     node = node_at(root, path)
     name = _describe(root, path)
     left = None if depth is None else depth - len(path)
+
+    def is_a(kind: str) -> str:
+        """"B is a MIN node"; a node named by its moves says its kind already ("the MIN node after a2")."""
+        return name if " after " in name else f"{name} is a {kind}"
+
     if node.kind == LEAF:
-        return f"{name} is a leaf: its value is its utility", []
+        return f"{is_a('leaf')}: its value is its utility", []
     if left == 0:
         slips: list[tuple[Number, str]] = []
         deeper = expectiminimax(node, trace=False).exact_value
@@ -289,11 +296,11 @@ def _rule(root: Node, path: tuple[int, ...], depth: int | None) -> tuple[str, li
     kids = [value_of(root, path + (i,), depth=depth) for i in range(len(node.children))]
     listed = ", ".join(format_number(v) for v in kids)
     if node.kind == MAX:
-        return f"{name} is a MAX node: its value is the largest of {listed}", [
+        return f"{is_a('MAX node')}: its value is the largest of {listed}", [
             (min(kids), "that is the smallest of them, and MAX takes the largest"),
         ]
     if node.kind == MIN:
-        return f"{name} is a MIN node: its value is the smallest of {listed}", [
+        return f"{is_a('MIN node')}: its value is the smallest of {listed}", [
             (max(kids), "that is the largest of them, and MIN takes the smallest"),
         ]
     assert node.kind == CHANCE
@@ -314,7 +321,7 @@ def _rule(root: Node, path: tuple[int, ...], depth: int | None) -> tuple[str, li
         (max(kids), "that is the best outcome, but chance does not choose: take the expectation"),
         (min(kids), "that is the worst outcome, but chance does not choose: take the expectation"),
     ]
-    return f"{name} is a CHANCE node: its value is the probability-weighted sum {terms}", slips
+    return f"{is_a('CHANCE node')}: its value is the probability-weighted sum {terms}", slips
 
 
 def _exact(x: Fraction) -> Number:
@@ -385,7 +392,7 @@ def check_pruned(result: Result, answers: str | Iterable[NodeRef], *, depth: int
 
     >>> import expectviz as ev
     >>> print(check_pruned(ev.star1("aima-star-exercise", bounds=(-2, 2)), "7, 8"))
-    Not quite. 1 pruned leaf is missing: look at the cutoff at node (1, 0).
+    Not quite. 1 pruned leaf is missing: look at the cutoff at the MIN node after moves 2, 1.
     """
     pruned_list = pruned_leaves(result, depth=depth)
     if depth is None:

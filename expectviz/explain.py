@@ -21,18 +21,16 @@ from typing import TYPE_CHECKING
 
 from .numbers import format_number, format_probability
 from .recorder import BACKUP, CUTOFF, LEAF, PROBE, VISIT, Value
-from .tree import CHANCE, MAX, MIN, Node, nodes
+from .tree import CHANCE, KIND_NAMES, KIND_WORDS, MAX, MIN, Node, nodes
 from .tree import LEAF as LEAF_NODE
 
 if TYPE_CHECKING:
     from .replay import Frame
     from .trace import Trace, TraceIndex
 
-__all__ = ["explain", "event_lines", "describe_path", "say", "KIND_WORDS", "MOVES_SHOWN"]
+__all__ = ["explain", "event_lines", "describe_path", "say", "MOVES_SHOWN"]
 
 INF = math.inf
-KIND_WORDS = {MAX: "MAX node", MIN: "MIN node", CHANCE: "chance node", LEAF_NODE: "leaf"}
-"""How sentences name each kind of node."""
 MOVES_SHOWN = 6
 """A node deeper than this is named by its last moves and its depth."""
 
@@ -155,7 +153,7 @@ def event_lines(trace: Trace) -> Iterator[str]:
         who = name(nid)
         node = ix.nodes[nid]
         if k == VISIT:
-            text = f"visit {who}" if " after " in who else f"visit {who} ({_kind_word(node)})"
+            text = f"visit {who}" if " after " in who else f"visit {who} ({KIND_NAMES[node.kind]})"
             if windows and node.kind != LEAF_NODE:
                 a, b = ix.values(i)
                 text += f" window [{format_number(a)}, {format_number(b)}]"
@@ -180,10 +178,6 @@ def event_lines(trace: Trace) -> Iterator[str]:
         else:  # reuse
             text = f"reuse {name.child(nid, 0)} = {format_number(ix.value(i))} (searched by the probe)"
         yield indent + text
-
-
-def _kind_word(node: Node) -> str:
-    return {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF_NODE: "leaf"}[node.kind]
 
 
 def _after_probing(trace: Trace, nid: int, first_pruned: int) -> bool:

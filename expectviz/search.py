@@ -17,14 +17,13 @@ from typing import Any
 
 from ._deep import call_deep
 from .errors import SearchError, format_path
-from .explain import KIND_WORDS
 from .notation import parse
 from .numbers import Number, exact, format_number
 from .options import options as default_options
 from .recorder import Counter, Recorder, Stats, Value
 from .registry import info
 from .trace import Trace
-from .tree import LEAF, Node, depth_first, facts, node_at, path_to
+from .tree import KIND_WORDS, LEAF, Node, depth_first, facts, node_at, path_to
 
 __all__ = ["Result", "Search", "as_tree"]
 

@@ -51,7 +51,8 @@ __all__ = [
     "node_at",
     "path_to",
     "height",
-    "describe",
+    "KIND_NAMES",
+    "KIND_WORDS",
 ]
 
 MAX = "max"
@@ -63,6 +64,10 @@ CHANCE = "chance"
 LEAF = "leaf"
 """A terminal node whose value is its utility."""
 KINDS = (MAX, MIN, CHANCE, LEAF)
+KIND_NAMES = {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF: "leaf"}
+"""Each kind's short name, as traces and tables print it."""
+KIND_WORDS = {MAX: "MAX node", MIN: "MIN node", CHANCE: "chance node", LEAF: "leaf"}
+"""How sentences and messages name a node of each kind ("the chance node after a1")."""
 
 MAX_DEPTH = 100_000
 """The deepest tree expectviz reads or checks: levels below the root (text, JSON and nodes alike)."""
@@ -266,23 +271,6 @@ def height(root: Node) -> int:
     2
     """
     return max(len(path) for entering, path, _ in depth_first(root) if entering)
-
-
-def describe(node: Node, path: Path) -> str:
-    """A short name for the node at ``path`` in messages: its name, its move label, or its path.
-
-    >>> from expectviz.notation import parse
-    >>> t = parse("max A(a1: min(3, 12))")
-    >>> describe(t, ()), describe(t.children[0], (0,)), describe(t.children[0].children[1], (0, 1))
-    ('A', 'a1', 'node (0, 1)')
-    """
-    if node.name is not None:
-        return node.name
-    if node.move is not None:
-        return node.move
-    if not path:
-        return "the root"
-    return "node (" + ", ".join(map(str, path)) + (",)" if len(path) == 1 else ")")
 
 
 # ---------------------------------------------------------------- facts

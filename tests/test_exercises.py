@@ -101,7 +101,7 @@ def test_nodes_by_path_and_leaf_number() -> None:
     root = check_value("max(min(3, 12, 8), min(2, 4, 6))", (), 3)
     assert root.message == "Correct! The root is a MAX node: its value is the largest of 3, 2, which is 3."
     inner = check_value("max(min(3, 12, 8), min(2, 4, 6))", (1,), 4)
-    assert inner.message == "Not 4. Node (1,) is a MIN node: its value is the smallest of 2, 4, 6."
+    assert inner.message == "Not 4. The MIN node after move 2: its value is the smallest of 2, 4, 6."
 
 
 def test_chance_node_value_and_its_usual_slips() -> None:

@@ -47,8 +47,8 @@ def test_layout_is_the_same_in_every_frame(monkeypatch: pytest.MonkeyPatch) -> N
     r = ev.alphabeta(tree)
     assert r.trace is not None
     calls: list[Any] = []
-    real = layout_module.run_graphviz
-    monkeypatch.setattr(layout_module, "run_graphviz", lambda *a, **k: calls.append(a) or real(*a, **k))
+    real = layout_module.lay_out
+    monkeypatch.setattr(layout_module, "lay_out", lambda *a, **k: calls.append(a) or real(*a, **k))
     shapes = [_shapes(draw(r, k).svg) for k in (0, 5, 9, 13, len(r.trace))]
     assert len(calls) == 1  # dot ran once for all frames
     assert len(shapes[0]) == 16

@@ -15,7 +15,7 @@ import ipywidgets as widgets
 from ..replay import Frame
 from ..search import Result
 from ..trace import Trace
-from ..tree import CHANCE, LEAF, MAX, MIN
+from ..tree import KIND_NAMES, MAX, MIN
 from .diagram import Renderer, renderer_for
 from .layout import RenderError
 from .player import align_steps
@@ -24,7 +24,6 @@ from .style import interval, number
 
 __all__ = ["Player", "Compare"]
 
-_KIND_WORDS = {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF: "leaf"}
 STACK_ROWS = 40
 """The call-stack panel shows this many innermost calls."""
 
@@ -71,7 +70,7 @@ class _Panel:
             state = frame.node(path)
             cells = [
                 "&nbsp;" * (2 * depth) + html.escape(trace.describe(path)),
-                _KIND_WORDS[node.kind],
+                KIND_NAMES[node.kind],
             ]
             if windowed:
                 cells.append(html.escape(interval(state.window)) if state.window else "")

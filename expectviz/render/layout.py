@@ -23,6 +23,8 @@ __all__ = [
     "layout_dot",
     "dot_binary",
     "run_graphviz",
+    "lay_out",
+    "MAX_LAYOUT_ITEMS",
     "RenderError",
     "StepRangeError",
     "GraphvizNotFoundError",
@@ -58,6 +60,25 @@ def dot_binary(program: str = "dot") -> str:
             "macOS: brew install graphviz)"
         )
     return found
+
+
+def lay_out(source: str) -> bytes:
+    """Graphviz's ``dot`` on layout DOT text, through the ``graphviz`` package: its plain-text output."""
+    import graphviz
+
+    try:
+        data: bytes = graphviz.pipe("dot", "plain", source.encode("utf-8"), quiet=True)
+    except graphviz.ExecutableNotFound:
+        dot_binary("dot")  # raises GraphvizNotFoundError with how to install it
+        raise  # pragma: no cover - dot_binary raised
+    except graphviz.CalledProcessError as error:
+        lines = (error.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        raise GraphvizError(f"dot failed: {lines[0] if lines else error}") from None
+    return data
+
+
+MAX_LAYOUT_ITEMS = 10_000
+"""The most boxes one diagram lays out; bigger trees are drawn with ``max_nodes`` (default 150)."""
 
 
 def run_graphviz(program: str, args: list[str], source: str | bytes, *, timeout: float = 120) -> bytes:
@@ -117,7 +138,12 @@ def layout(scene: Scene) -> Layout:
             (MARGIN + it.width / 2,), (MARGIN + scene.height / 2,), it.width + 2 * MARGIN, scene.height + 2 * MARGIN
         )
     else:
-        result = _parse_plain(run_graphviz("dot", ["-Tplain"], layout_dot(scene)).decode("utf-8"), scene)
+        if len(scene.items) > MAX_LAYOUT_ITEMS:
+            raise RenderError(
+                f"this diagram would draw {len(scene.items):,} boxes, more than the {MAX_LAYOUT_ITEMS:,} one diagram "
+                "lays out; draw it with max_nodes=... (the default, 150, collapses the rest into '+N' boxes)"
+            )
+        result = _parse_plain(lay_out(layout_dot(scene)).decode("utf-8"), scene)
     _CACHE[key] = result
     _TREES[key] = scene.tree
     while len(_CACHE) > _CACHE_SIZE:

@@ -32,7 +32,7 @@ from ..recorder import WINDOW as EVENT_WINDOW
 from ..registry import info
 from ..replay import Frame, NodeState
 from ..trace import Trace
-from ..tree import CHANCE, LEAF, MAX, MIN, Node, nodes, walk
+from ..tree import CHANCE, KIND_NAMES, LEAF, MAX, MIN, Node, nodes, walk
 from .style import LINE_HEIGHT, SHAPE, SMALL_SIZE, interval, number, shorten, text_width
 
 __all__ = ["Scene", "Item", "Paint", "ItemPaint", "DEFAULT_MAX_NODES", "MORE"]
@@ -591,7 +591,7 @@ class Scene:
         if it.kind == MORE:
             return ""
         who = it.name or (self.trace.describe(it.path) if self.trace is not None else "")
-        kind = {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", LEAF: "leaf"}[it.kind]
+        kind = KIND_NAMES[it.kind]
         text = f"{who} ({kind})" if who and " after " not in who else (who or kind)
         if it.path:
             text += " at path " + "/".join(map(str, it.path))
