@@ -157,6 +157,8 @@ def event_lines(trace: Trace) -> Iterator[str]:
             if windows and node.kind != LEAF_NODE:
                 a, b = ix.values(i)
                 text += f" window [{format_number(a)}, {format_number(b)}]"
+        elif k == LEAF and who.startswith("the leaf after "):
+            text = f"{who[4:]} = {format_number(ix.value(i))}"  # "leaf after moves 1, 2 = 3"
         elif k == LEAF:
             what = "leaf" if node.kind == LEAF_NODE else "static evaluation of"
             text = f"{what} {who} = {format_number(ix.value(i))}"
