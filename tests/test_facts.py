@@ -1,6 +1,6 @@
-"""Every textbook number of /work/shared/FACTS.md, reproduced exactly (the project is wrong until shown otherwise).
+"""Every number of the textbook figures and papers, reproduced exactly (the project is wrong until shown otherwise).
 
-Counting conventions (FACTS.md): nodes visited counts every node whose search began; leaves evaluated counts
+Counting conventions: nodes visited counts every node whose search began; leaves evaluated counts
 utility and static evaluations; a cutoff is a node left before all of its children were searched.
 """
 

@@ -1,6 +1,6 @@
 """The lesson notebooks: their shape, and that nbval really tests them.
 
-- Shape (STYLE.md, "Notebook hygiene"), read from the stored ``notebooks/NN-*.ipynb``: each opens with a
+- Shape (the lessons' house style), read from the stored ``notebooks/NN-*.ipynb``: each opens with a
   "What you'll learn" / "What you'll need" cell, its first code cell is ``import expectviz as ev``, there are no star
   imports, ``%run``, ``%time`` or network access, execution counts run 1..n, every code cell has stored outputs unless
   it is meant to print nothing, each cell tagged ``nbval-ignore-output`` is followed by a checked code cell, and the

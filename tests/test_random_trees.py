@@ -164,7 +164,7 @@ def test_best_and_worst_order_put_the_children_in_order_of_their_minimax_values(
 def test_best_order_makes_alphabeta_evaluate_exactly_the_minimal_tree(
     branching: int, depth: int, first: str, prune_ties: bool
 ) -> None:
-    """Knuth and Moore (1975): b^ceil(d/2) + b^floor(d/2) - 1 leaves (FACTS.md)."""
+    """Knuth and Moore (1975): b^ceil(d/2) + b^floor(d/2) - 1 leaves."""
     for seed in range(3):
         tree = ordered_tree(branching, depth, seed=seed, ordering="best", first=first)
         assert leaves(ev.alphabeta, tree, prune_ties=prune_ties) == minimal_tree_leaves(branching, depth)

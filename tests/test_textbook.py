@@ -8,8 +8,8 @@ import expectviz as ev
 from expectviz.errors import ExpectvizError
 from expectviz.games.textbook import TEXTBOOK, TextbookTree, UnknownTreeError, textbook, textbook_trees
 
-# The trees as FACTS.md writes them (labels and names aside).
-FACTS_TEXT = {
+# The trees as their sources write them (labels and names aside).
+SOURCE_TEXT = {
     "aima-fig-5.2": "max(min(3, 12, 8), min(2, 4, 6), min(14, 5, 2))",
     "coin-flip": "max(chance(10, 0), chance(5, 15))",
     "lecture-coin-flip-min": "max(min(10, 10), min(9, 100))",
@@ -44,7 +44,7 @@ def strip_labels(tree: ev.Node) -> str:
 
 
 def test_every_facts_tree_is_in_the_textbook() -> None:
-    assert set(FACTS_TEXT) <= set(TEXTBOOK)
+    assert set(SOURCE_TEXT) <= set(TEXTBOOK)
 
 
 @pytest.mark.parametrize("name", list(TEXTBOOK))
@@ -56,8 +56,8 @@ def test_textbook_tree(name: str) -> None:
     tree = textbook(name)
     assert tree == ev.parse(entry.text) == entry.tree
     assert ev.to_text(tree) == entry.text  # stored in the printer's own form
-    if name in FACTS_TEXT:
-        assert strip_labels(tree) == ev.to_text(ev.parse(FACTS_TEXT[name]))
+    if name in SOURCE_TEXT:
+        assert strip_labels(tree) == ev.to_text(ev.parse(SOURCE_TEXT[name]))
 
 
 @pytest.mark.parametrize("name", ["aima-star-exercise", "star2-beats-star1"])

@@ -2,7 +2,7 @@
 
 Golden traces are compared as readable text (``str(trace)``) against ``tests/golden/trace/*.txt``.  After a
 deliberate change, rewrite them with ``EXPECTVIZ_UPDATE_GOLDEN=1 pytest tests/test_trace.py`` and read the diff
-against FACTS.md before committing.
+against the textbook figures before committing.
 """
 
 from __future__ import annotations
