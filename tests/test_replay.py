@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import shutil
 import signal
 import sys
 import threading
@@ -295,3 +296,23 @@ def test_unnamed_nodes_are_named_by_their_moves() -> None:
     labelled = ev.minimax("max(a1: min(b1: 3, b2: 4), a2: min(c1: 1, c2: 2))")
     assert labelled.trace is not None
     assert labelled.trace.frame(-2).explanation.startswith("a2 is finished")  # never recapitalised
+
+
+# ---------------------------------------------------------------- displaying a huge Result
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+def test_a_result_above_the_display_cap_shows_its_final_diagram_and_a_note() -> None:
+    from expectviz.render.player import result_mimebundle
+
+    r = ev.minimax(uniform_tree(3, 5, iter(range(3**5))))
+    assert r.trace is not None
+    ev.options.max_display_steps = 100
+    try:
+        bundle = result_mimebundle(r)
+    finally:
+        ev.options.reset()
+    assert "application/vnd.jupyter.widget-view+json" not in bundle  # no player over a trace this long
+    assert bundle["image/svg+xml"].startswith("<svg")
+    note = bundle["text/html"]
+    assert f"{len(r.trace):,} steps" in note and "max_display_steps = 100" in note and "depth limit" in note
