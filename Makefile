@@ -3,7 +3,7 @@
 #   make venv      create .venv and install expectviz with its dev extras (redone when pyproject.toml changes)
 #   make dot       make sure Graphviz's `dot` is installed (scripts/ensure-dot.sh)
 #   make chromium  make sure Chromium is installed for the browser tests, else they skip (scripts/ensure-chromium.sh)
-#   make lab       open the notebooks in JupyterLab
+#   make lab       mark the lessons trusted (their stored diagrams show before they run), open them in JupyterLab
 #   make test      lint, type-check, unit tests + doctests, then the notebooks under nbval
 #   make bench     run benchmarks/bench_*.py
 #   make notebooks re-run every lesson in place (Restart & Run All) and strip its metadata
@@ -44,6 +44,7 @@ chromium:
 # ---- using it ----------------------------------------------------------------------------------------------------
 
 lab: venv dot
+	$(BIN)/jupyter trust notebooks/*.ipynb
 	$(BIN)/jupyter lab notebooks/ $(ALLOW_ROOT)
 
 # Each step is its own recipe line, so the first failing step stops `make test` with its exit status.
