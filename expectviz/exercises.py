@@ -448,13 +448,18 @@ class Quiz:
 
     ``check`` turns the text typed into :class:`Feedback`.  The parts are
     attributes so that the widget can be driven from Python (``quiz.text.value =
-    "3"; quiz.button.click()``); ``last`` is the latest feedback.
+    "3"; quiz.button.click()``); ``last`` is the latest feedback.  A quiz about a
+    tree shows that tree: its saved output carries the question and the tree's
+    drawing, so a notebook opened without a kernel (or on GitHub) shows them.
     """
 
-    def __init__(self, question: str, check: Callable[[str], Feedback], *, placeholder: str = "") -> None:
+    def __init__(
+        self, question: str, check: Callable[[str], Feedback], *, placeholder: str = "", tree: Node | None = None
+    ) -> None:
         import ipywidgets as widgets
 
         self.check = check
+        self.tree = tree
         self.prompt = question
         self.last: Feedback | None = None
         self.question = widgets.HTML(f"<b>{html.escape(question)}</b>")
@@ -473,10 +478,21 @@ class Quiz:
         return f"Quiz({self.prompt!r})"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The widget's view, with this object's repr as its text form."""
+        """The widget's view; for a saved notebook, the question (and the tree's drawing) as HTML and SVG."""
         bundle = self.widget._repr_mimebundle_(**kwargs)
-        if isinstance(bundle, dict):
-            bundle["text/plain"] = repr(self)
+        if not isinstance(bundle, dict):
+            return bundle
+        bundle["text/plain"] = repr(self)
+        drawing = ""
+        if self.tree is not None:
+            try:
+                from .render import draw
+
+                drawing = draw(self.tree).svg
+                bundle["image/svg+xml"] = drawing
+            except Exception:  # no Graphviz: the question alone (a display must never fail)
+                drawing = ""
+        bundle["text/html"] = f"<div><p><b>{html.escape(self.prompt)}</b></p>{drawing}</div>"
         return bundle
 
 
@@ -496,6 +512,7 @@ def value_quiz(tree_or_result: Node | str | Result, node: NodeRef, *, depth: int
         f"What is the value of {name}?",
         lambda text: check_value(tree_or_result, node, text, depth=depth),
         placeholder="a number: 3, 2.1 or 1/3",
+        tree=root,
     )
 
 
@@ -506,4 +523,5 @@ def pruned_quiz(result: Result, *, depth: int | None = None) -> Quiz:
         f"Which leaves does {result.algorithm} prune?",
         lambda text: check_pruned(result, text, depth=depth),
         placeholder="labels or leaf numbers, e.g. 6, 8",
+        tree=result.tree,
     )

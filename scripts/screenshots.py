@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""Screenshots of the player and a diagram as they look in JupyterLab, for the docs.
+"""Screenshots of the player and a diagram as they look in JupyterLab, for the docs and for review.
 
-    .venv/bin/python scripts/screenshots.py            # writes the three docs/*.png below
-    .venv/bin/python scripts/screenshots.py --scale 1  # at 1 pixel per CSS pixel (smaller files)
+    .venv/bin/python scripts/screenshots.py                  # writes the three docs/*.png below
+    .venv/bin/python scripts/screenshots.py --scale 1        # at 1 pixel per CSS pixel (smaller files)
+    .venv/bin/python scripts/screenshots.py --review shots/  # whole windows, to look at the layout
+
+With ``--review DIR`` it writes, instead, whole-window screenshots at 1280x800 and 1920x1080 of the
+player in JupyterLab (file browser open, as a new user sees it) and of the exported page:
+``lab-1280x800.png``, ``lab-1920x1080.png``, ``page-1280x800.png``, ``page-1920x1080.png``.
 
 Runs a throwaway JupyterLab (tests/_lab.py) with one notebook, opens it in headless Chromium (1280x900,
 simple interface, sidebars and status bar hidden), runs it, and screenshots each cell's output:
@@ -57,10 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="folder for the PNGs (default: docs/)")
     parser.add_argument("--scale", type=float, default=2, help="device pixels per CSS pixel (default: 2)")
+    parser.add_argument("--review", type=Path, help="write whole-window screenshots for review into this folder")
     args = parser.parse_args(argv)
     if _lab.chromium_path() is None:
         print(f"screenshots: no Chromium at {_lab.CHROMIUM}", file=sys.stderr)
         return 1
+    if args.review is not None:
+        return review(args.review)
 
     coin_step = chance_backup_step(ev.expectiminimax("coin-flip"))
     star_step = chance_cutoff_step(ev.star1("aima-star-exercise", bounds=(-2, 2)))
@@ -104,6 +112,47 @@ def main(argv: list[str] | None = None) -> int:
     for problem in too_big:
         print(problem, file=sys.stderr)
     return 1 if errors or too_big else 0
+
+
+SIZES = [(1280, 800), (1920, 1080)]
+
+
+def review(folder: Path) -> int:
+    """Whole-window screenshots of the player in JupyterLab and of the exported page, at each of SIZES."""
+    folder.mkdir(parents=True, exist_ok=True)
+    page_file = folder / "alphabeta.html"
+    ev.export_html(ev.alphabeta("aima-fig-5.2"), page_file, step=13)
+    errors: list[str] = []
+    with _lab.lab_server() as (base_url, root), _lab.browser() as chromium:
+        _lab.write_notebook(
+            root, "review.ipynb", ['import expectviz as ev\nev.play(ev.alphabeta("aima-fig-5.2"), step=13)']
+        )
+        for width, height in SIZES:
+            page = _lab.new_page(chromium, width=width, height=height)
+            _lab.open_notebook(page, base_url, "review.ipynb")
+            _lab.show_file_browser(page)
+            _lab.run_cell(page, 0)
+            player = _lab.wait_for_players(page, 1).first
+            player.scroll_into_view_if_needed()
+            page.mouse.move(0, 0)
+            page.wait_for_timeout(500)
+            shot = folder / f"lab-{width}x{height}.png"
+            page.screenshot(path=str(shot))
+            print(shot)
+            errors += page.errors
+            _lab.delete_sessions(base_url)
+            page.context.close()
+            page = _lab.new_page(chromium, width=width, height=height)
+            page.goto(page_file.as_uri())
+            page.wait_for_selector(".ev-canvas svg")
+            shot = folder / f"page-{width}x{height}.png"
+            page.screenshot(path=str(shot))
+            print(shot)
+            errors += page.errors
+            page.context.close()
+    if errors:
+        print("JavaScript errors in the page:", *errors, sep="\n  ", file=sys.stderr)
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

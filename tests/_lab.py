@@ -1,4 +1,6 @@
-"""A throwaway JupyterLab server and a headless Chromium to drive it (tests/test_jupyterlab.py, scripts/screenshots.py).
+"""A throwaway JupyterLab (or Notebook 7) server and a headless Chromium to drive it.
+
+Used by tests/test_jupyterlab.py, tests/test_browser_export.py and scripts/screenshots.py:
 
     with lab_server() as (base_url, root_dir), browser() as chromium:
         page = new_page(chromium)
@@ -7,6 +9,7 @@
         run_all(page)
         players = wait_for_players(page, 1)
 
+``lab_server(app="notebook")`` starts Notebook 7 instead (``open_notebook(..., app="notebook")``).
 The server runs from this environment's Python on a free 127.0.0.1 port, in a
 fresh temporary root with temporary Jupyter config, runtime, workspace and
 settings and data directories, so nothing is written into the venv or the home folder.
@@ -69,7 +72,12 @@ c.LabApp.expose_app_in_browser = True
 c.LabApp.workspaces_dir = {workspaces!r}
 c.LabApp.app_settings_dir = {app_settings!r}
 c.LabApp.user_settings_dir = {user_settings!r}
+c.JupyterNotebookApp.expose_app_in_browser = True
+c.JupyterNotebookApp.workspaces_dir = {workspaces!r}
 """
+
+APPS = {"lab": "jupyterlab", "notebook": "notebook"}
+"""The servers lab_server() can start: JupyterLab 4 and Notebook 7 (the same front-end pieces)."""
 
 # Direct connections only: a proxy from the environment must not see requests to 127.0.0.1.
 _HTTP = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -124,8 +132,8 @@ def delete_sessions(base_url: str) -> int:
 
 
 @contextlib.contextmanager
-def lab_server(*, startup_timeout: float = 60, tries: int = 3) -> Iterator[Lab]:
-    """Start JupyterLab in a temporary root; yields ``(base_url, root_dir)``; always stops it."""
+def lab_server(*, app: str = "lab", startup_timeout: float = 60, tries: int = 3) -> Iterator[Lab]:
+    """Start JupyterLab (or Notebook 7) in a temporary root; yields ``(base_url, root_dir)``; always stops it."""
     tmp = Path(tempfile.mkdtemp(prefix="expectviz-lab-"))
     root = tmp / "root"
     names = ("workspaces", "app-settings", "user-settings", "config", "data", "runtime", "ipython")
@@ -162,7 +170,7 @@ def lab_server(*, startup_timeout: float = 60, tries: int = 3) -> Iterator[Lab]:
                 )
             )
             proc = subprocess.Popen(
-                [sys.executable, "-m", "jupyterlab", "--config", str(config)],
+                [sys.executable, "-m", APPS[app], "--config", str(config)],
                 cwd=root,
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -218,9 +226,11 @@ def browser() -> Iterator[Any]:
             instance.close()
 
 
-def new_page(chromium: Any, *, width: int = 1280, height: int = 900, timeout_ms: float = 30_000) -> Any:
+def new_page(
+    chromium: Any, *, width: int = 1280, height: int = 900, scale: float = 1, timeout_ms: float = 30_000
+) -> Any:
     """A page in a fresh context; page errors are collected in ``page.errors``."""
-    context = chromium.new_context(viewport={"width": width, "height": height})
+    context = chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
     context.set_default_timeout(timeout_ms)
     page = context.new_page()
     errors: list[str] = []
@@ -250,9 +260,10 @@ _KERNEL_READY = """name => {
 }"""
 
 
-def open_notebook(page: Any, base_url: str, name: str, *, timeout_ms: float = 60_000) -> None:
+def open_notebook(page: Any, base_url: str, name: str, *, app: str = "lab", timeout_ms: float = 60_000) -> None:
     """Open ``name`` in a fresh workspace and wait until its kernel is connected and idle (trap 1)."""
-    page.goto(f"{base_url}/lab/tree/{name}?reset", wait_until="domcontentloaded")
+    url = f"{base_url}/lab/tree/{name}?reset" if app == "lab" else f"{base_url}/notebooks/{name}"
+    page.goto(url, wait_until="domcontentloaded")
     page.wait_for_function(_KERNEL_READY, arg=name, timeout=timeout_ms, polling=200)
 
 
@@ -261,8 +272,8 @@ def run_all(page: Any) -> None:
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); return true; }")
 
 
-PLAYER = ".jp-OutputArea-output > .widget-vbox"
-"""A rendered player (or any VBox widget at the top of an output)."""
+PLAYER = ".jp-OutputArea-output .ev-player"
+"""A rendered player (expectviz/render/player.js)."""
 ERROR = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
 """Where a cell's traceback (and anything else on stderr) is shown."""
 
@@ -313,3 +324,30 @@ def hide_chrome(page: Any) -> None:
             return true;
         }"""
     )
+
+
+def run_cell(page: Any, index: int) -> None:
+    """Make cell ``index`` the active one and run it (fired, not awaited: trap 2)."""
+    page.evaluate(
+        """index => {
+            const app = window.jupyterapp;
+            app.shell.currentWidget.content.activeCellIndex = index;
+            app.commands.execute('notebook:run-cell');
+            return true;
+        }""",
+        index,
+    )
+
+
+def shut_down_kernel(page: Any, *, timeout_ms: float = 30_000) -> None:
+    """Shut the notebook's kernel down, as Kernel > Shut Down Kernel does, and wait until it is gone."""
+    page.evaluate("() => { window.jupyterapp.shell.currentWidget.sessionContext.shutdown(); return true; }")
+    page.wait_for_function(
+        "() => !window.jupyterapp.shell.currentWidget.sessionContext.session", timeout=timeout_ms, polling=200
+    )
+
+
+def show_file_browser(page: Any) -> None:
+    """JupyterLab's file browser open in the left sidebar (as a new user sees it)."""
+    page.evaluate("() => { window.jupyterapp.commands.execute('filebrowser:activate'); return true; }")
+    page.wait_for_selector(".jp-FileBrowser", state="visible")

@@ -5,6 +5,7 @@ The widget is driven from Python (set the text, click the button), as a student 
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from fractions import Fraction
@@ -296,3 +297,15 @@ def test_pruned_quiz_refuses_an_untraced_search_at_once() -> None:
     pytest.importorskip("ipywidgets")
     with pytest.raises(ExerciseError):
         pruned_quiz(ev.alphabeta(FIG_5_2, trace=False))
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+def test_a_saved_quiz_shows_its_question_and_tree_without_a_kernel() -> None:
+    bundle = value_quiz(ev.textbook("aima-fig-5.2"), "B")._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["image/svg+xml"].startswith("<svg")
+    assert bundle["text/html"].startswith("<div><p><b>What is the value of B?</b></p><svg")
+    pruned = pruned_quiz(ev.alphabeta(ev.textbook("aima-fig-5.2")))._repr_mimebundle_()
+    assert "Which leaves does alphabeta prune?" in pruned["text/html"] and "image/svg+xml" in pruned
+    hostile = quiz("Is <b>3</b> & 4 < 5?", lambda text: Feedback(True, "yes"))._repr_mimebundle_()
+    assert hostile["text/html"] == "<div><p><b>Is &lt;b&gt;3&lt;/b&gt; &amp; 4 &lt; 5?</b></p></div>"

@@ -146,6 +146,23 @@ def test_code_cells_have_stored_outputs(path: Path) -> None:
         )
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+FALLBACKS = ("image/svg+xml", "image/png", "text/html")
+
+
+@each_notebook
+def test_every_widget_output_has_a_static_fallback(path: Path) -> None:
+    """A saved widget shows nothing without its kernel (GitHub, nbconvert, a reopened notebook): each stored widget
+    view carries a picture or HTML beside it (players and compares their diagram, quizzes their question and tree)."""
+    for i, cell in enumerate(code_cells(load(path))):
+        for output in cell.outputs:
+            data = output.get("data", {})
+            if WIDGET_VIEW in data:
+                assert any(kind in data for kind in FALLBACKS), (
+                    f"code cell {i} stores a widget with no picture or HTML to show without a kernel:\n{cell.source}"
+                )
+
+
 @each_notebook
 def test_ignored_outputs_are_followed_by_a_checked_cell(path: Path) -> None:
     cells = code_cells(load(path))

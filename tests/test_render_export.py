@@ -1,7 +1,11 @@
-"""Exports: the offline player page, the GIF, and the files the CLI writes (need Graphviz's dot)."""
+"""Exports: the offline player page, the GIF, and the files the CLI writes (need Graphviz's dot).
+
+The GIF, PNG and PDF also need CairoSVG (see tests/test_render_raster.py for what they show).
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -14,6 +18,7 @@ from expectviz.render import RenderError
 from expectviz.render.export import animate_file, export_html, render_file, unpack_frames
 
 pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+needs_cairosvg = pytest.mark.skipif(importlib.util.find_spec("cairosvg") is None, reason="CairoSVG is not installed")
 
 
 def test_html_embeds_every_frame_offline(tmp_path: Path) -> None:
@@ -28,6 +33,7 @@ def test_html_embeds_every_frame_offline(tmp_path: Path) -> None:
     assert frames[13].startswith("<svg") and frames[13].endswith("</svg>") and "\u2702" in frames[13]
 
 
+@needs_cairosvg
 def test_gif_and_cli_files(tmp_path: Path) -> None:
     pytest.importorskip("PIL")
     from PIL import Image

@@ -33,6 +33,8 @@ def assert_incremental_equals_full(result: ev.Result, max_nodes: int | None) -> 
     for paint, changed in scene.paint_steps():
         full = reference.paint(result.trace.frame(paint.step))
         assert paint.items == full.items, paint.step
+        ringed = sum(look.ring for look in paint.items)
+        assert ringed == (paint.step > 0) if max_nodes is None else ringed <= 1, paint.step  # the step's node
         assert (paint.caption, paint.explanation) == (full.caption, full.explanation)
         if changed is not None:
             assert all(0 <= k < len(scene.items) for k in changed)
@@ -80,3 +82,60 @@ def test_painting_a_deep_chain_is_linear() -> None:
     scene = Scene(result.tree, result.trace, 150)
     count = sum(1 for _ in scene.paint_steps())
     assert count == len(result.trace) + 1
+
+
+def test_the_step_s_node_keeps_its_colour_under_the_ring() -> None:
+    r = ev.alphabeta(ev.textbook("aima-fig-5.2"))
+    scene = Scene(r.tree, r.trace, None)
+    looks = {step: scene.paint(r.trace.frame(step)).items for step in (8, 9, 13)}  # type: ignore[union-attr]
+    b, c = scene.index[(0,)], scene.index[(1,)]
+    assert (looks[8][b].status, looks[8][b].ring) == ("active", False)  # step 8 is about B's last leaf
+    assert (looks[9][b].status, looks[9][b].ring, looks[9][b].value) == ("done", True, "3")  # B's backup
+    assert (looks[13][c].status, looks[13][c].ring, looks[13][c].value) == ("current", True, "\u2264 2")  # cutoff
+
+
+def _star_results() -> list[ev.Result]:
+    out = []
+    for name in ("aima-star-exercise", "star2-beats-star1"):
+        entry = ev.TEXTBOOK[name]
+        out += [ev.star1(entry.tree, bounds=entry.bounds), ev.star2(entry.tree, bounds=entry.bounds)]
+    return out
+
+
+def assert_one_story_per_node(result: ev.Result) -> None:
+    """Chance nodes show their running bounds L,U and no range; a child shows alpha_i, beta_i only when clipping
+    changed its window."""
+    assert result.trace is not None
+    scene = Scene(result.tree, result.trace, None)
+    for paint, _ in scene.paint_steps():
+        for it, look in zip(scene.items, paint.items, strict=True):
+            if it.kind == "chance":
+                assert not any(line.startswith("range") for line in look.lines), (paint.step, it.path, look.lines)
+            windows = [line.split(" ", 1)[1] for line in look.lines if line.startswith("\u03b1")]
+            assert len(windows) == len(set(windows)), (paint.step, it.path, look.lines)
+
+
+@pytest.mark.parametrize("result", _star_results(), ids=lambda r: r.algorithm)
+def test_star_nodes_show_one_coherent_story(result: ev.Result) -> None:
+    assert_one_story_per_node(result)
+    last = Scene(result.tree, result.trace, None).paint(result.trace.frame(-1))  # type: ignore[union-attr]
+    assert any(line.startswith("\u03b1\u1d62\u03b2\u1d62") for look in last.items for line in look.lines)
+
+
+@given(trees(chance=True, regular=True, max_nodes=14), st.sampled_from(["star1", "star2"]))
+@settings(max_examples=40)
+def test_star_nodes_show_one_coherent_story_on_random_trees(tree: Node, algorithm: str) -> None:
+    assert_one_story_per_node(SEARCHES[algorithm](tree))
+
+
+def test_static_evaluations_are_found_at_the_depth_limit() -> None:
+    tree = ev.parse("max(min [4] (3, 12, 8), min [1] (max [2] (2, 5), 4, 6))")
+    for depth, found in ((None, None), (1, 1), (2, 2), (3, None)):
+        r = ev.minimax(tree, depth=depth)
+        scene = Scene(r.tree, r.trace, None)
+        assert scene.static_depth == found, depth
+    r = ev.minimax(tree, depth=1)
+    scene = Scene(r.tree, r.trace, None)
+    end = scene.paint(r.trace.frame(-1))  # type: ignore[union-attr]
+    assert [end.items[scene.index[p]].value for p in ((), (0,), (1,))] == ["4", "[4]", "[1]"]
+    assert [look.value for look in Scene(tree, None, None).paint(None).items if look.value] == ["[4]", "[1]", "[2]"]

@@ -2,17 +2,19 @@
 
 >>> import expectviz as ev
 >>> r = ev.alphabeta(ev.textbook("aima-fig-5.2"))
->>> from expectviz.render import frame_dot
->>> [line.split(" [")[0].strip() for line in frame_dot(r.trace, 13).splitlines() if "\u2702" in line and "->" in line]
-['n5 -> n7', 'n5 -> n8']
+>>> from expectviz.render.scene import Scene
+>>> scene = Scene(r.tree, r.trace, None)            # what is drawn, and how each item looks at a step
+>>> [scene.items[k].edge_label for k, look in enumerate(scene.paint(r.trace.frame(13)).items) if look.cut_mark]
+['c2', 'c3']
 
 * :func:`draw` -- one step as a :class:`~expectviz.render.diagram.Diagram` (SVG in Jupyter, .svg/.png/.pdf files);
 * :func:`play` -- the ipywidgets player; :func:`compare` -- two searches of one tree, stepped together;
-* :func:`export_html` / :func:`export_gif` -- a player page that works offline, an animated GIF;
-* :func:`frame_dot` / :func:`tree_dot` -- the DOT text (pure text, no Graphviz needed).
+* :func:`export_html` / :func:`export_gif` -- a player page that works offline, an animated GIF.
 
 Graphviz's ``dot`` lays each tree out once; every frame is then drawn in
-Python at the same positions.  ipywidgets is imported only by the player.
+Python, as SVG, at the same positions.  That SVG is the only drawing: PNG, PDF
+and GIF files are rasterisations of it by CairoSVG (:mod:`~expectviz.render.raster`).
+ipywidgets is imported only by the player, CairoSVG only when a picture is written.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 from .diagram import Diagram, draw
-from .dot import frame_dot, tree_dot
 from .layout import GraphvizError, GraphvizNotFoundError, RenderError, StepRangeError
 from .scene import DEFAULT_MAX_NODES
 
@@ -31,8 +32,6 @@ __all__ = [
     "compare",
     "export_html",
     "export_gif",
-    "frame_dot",
-    "tree_dot",
     "result_mimebundle",
     "DEFAULT_MAX_NODES",
     "GraphvizNotFoundError",

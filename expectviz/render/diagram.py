@@ -10,6 +10,9 @@ A :class:`Renderer` holds what every frame of one trace shares: the scene
 (which nodes are drawn), the layout (one ``dot`` run) and the SVG drawer.
 Renderers are cached per trace (and per tree), so :func:`draw` at another step,
 the player and the exporters reuse one layout.
+
+The SVG is the only drawing: a diagram's PNG and PDF are that SVG rasterised
+by CairoSVG (:mod:`expectviz.render.raster`), so they show what the player shows.
 """
 
 from __future__ import annotations
@@ -23,14 +26,14 @@ from ..replay import Frame
 from ..search import Result, as_tree
 from ..trace import Trace
 from ..tree import Node
-from .dot import scene_dot
-from .layout import Layout, RenderError, StepRangeError, layout, run_graphviz
+from .layout import Layout, RenderError, StepRangeError, layout
+from .raster import PNG_SCALE, svg_to_pdf, svg_to_png
 from .scene import DEFAULT_MAX_NODES, Paint, Scene
 from .svg import Drawer
 
 __all__ = ["draw", "Diagram", "Renderer", "renderer_for", "FORMATS"]
 
-FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv")
+FORMATS = (".svg", ".png", ".pdf")
 """The file types :meth:`Diagram.save` writes, chosen by the file's extension."""
 
 Drawable = Result | Trace | Node | str
@@ -81,10 +84,6 @@ class Renderer:
         """The SVG of one step, drawn in Python on the cached layout."""
         return self.drawer.svg(self.paint(step), explanation=explanation)
 
-    def dot(self, step: int | None = None, *, pinned: bool = False) -> str:
-        """The DOT text of one step (``pinned``: with the layout's positions, for ``neato -n2``)."""
-        return scene_dot(self.scene, self.paint(step), where=self.where if pinned else None, legend=self.legend)
-
 
 _BY_TRACE: weakref.WeakKeyDictionary[Trace, dict[tuple[int | None, bool], Renderer]] = weakref.WeakKeyDictionary()
 _BY_TREE: OrderedDict[tuple[int, int | None, bool], tuple[Node, Renderer]] = OrderedDict()
@@ -119,7 +118,7 @@ class Diagram:
     """One drawn frame: shows as SVG in Jupyter, saves to .svg/.png/.pdf.
 
     Attributes:
-        svg: the SVG text (drawn in Python on the cached Graphviz layout).
+        svg: the SVG text (drawn in Python on the cached Graphviz layout); PNG and PDF are rasterisations of it.
         step: the step drawn (None for a bare tree).
         steps: the trace's last step (0 for a bare tree).
     """
@@ -142,26 +141,31 @@ class Diagram:
         self._paint = renderer.paint(self.step)
         self.svg = renderer.drawer.svg(self._paint, explanation=explanation)
 
-    @property
-    def source(self) -> str:
-        """DOT text of this frame with every node pinned at its SVG position."""
-        r = self._renderer
-        return scene_dot(r.scene, self._paint, where=r.where, legend=r.legend)
+    def pipe(self, format: str, *, scale: float = PNG_SCALE) -> bytes:
+        """This frame as ``svg``, ``png`` or ``pdf`` bytes; PNG and PDF are :attr:`svg` rasterised.
 
-    def pipe(self, format: str) -> bytes:
-        """This frame as ``svg``, ``png`` or ``pdf`` bytes (PNG and PDF by Graphviz from :attr:`source`)."""
+        Args:
+            format: ``svg``, ``png`` or ``pdf``.
+            scale: a PNG's pixels per CSS pixel of the SVG (1 pt is 4/3 px); the default 2 is sharp on slides.
+                The PDF's page is the SVG's size in points.
+
+        Raises:
+            RenderError: another format, a bad scale, or no CairoSVG (PNG and PDF need it).
+        """
         if format == "svg":
             return self.svg.encode("utf-8")
-        if format in ("png", "pdf"):
-            return run_graphviz(
-                "neato", ["-n2", f"-T{format}"] + (["-Gdpi=144"] if format == "png" else []), self.source
-            )
-        if format in ("dot", "gv"):
-            return self.source.encode("utf-8")
-        raise RenderError(f"unknown format {format!r}; choose from svg, png, pdf, dot")
+        if format == "png":
+            return svg_to_png(self.svg, scale=scale)
+        if format == "pdf":
+            return svg_to_pdf(self.svg)
+        raise RenderError(f"unknown format {format!r}; choose from svg, png, pdf")
 
-    def save(self, path: str | os.PathLike[str]) -> str:
-        """Write the diagram to ``path``; the extension picks the format (.svg, .png, .pdf, .dot/.gv).
+    def save(self, path: str | os.PathLike[str], *, scale: float = PNG_SCALE) -> str:
+        """Write the diagram to ``path``; the extension picks the format (.svg, .png, .pdf).
+
+        Args:
+            path: the file to write.
+            scale: a PNG's pixels per CSS pixel (see :meth:`pipe`).
 
         Returns:
             The path written, as a string.
@@ -172,7 +176,7 @@ class Diagram:
             raise RenderError(
                 f"cannot save a diagram as {ext or 'a file without extension'!r}; use one of {', '.join(FORMATS)}"
             )
-        data = self.pipe(ext[1:])
+        data = self.pipe(ext[1:], scale=scale)
         with open(name, "wb") as handle:
             handle.write(data)
         return name
@@ -212,6 +216,7 @@ def draw(
 
     Raises:
         GraphvizNotFoundError: Graphviz's ``dot`` is not installed (it lays the tree out once per tree).
+        RenderError: a bad option, or a step of a bare tree.
 
     MAX nodes are upward triangles, MIN nodes downward ones, chance nodes circles, leaves boxes with their
     utility.  At a step: the current node is orange with a red ring, nodes on the call stack yellow with

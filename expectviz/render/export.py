@@ -9,8 +9,8 @@ stem, edge, cutoff mark and node), every distinct slot text is stored once,
 and each step lists only the slots it changes, which the scene knows without
 drawing the rest (so exporting costs time linear in the trace).
 
-:func:`export_gif` renders every frame with Graphviz (one ``neato -n2`` run for
-all frames, nodes pinned at the layout's positions) and joins them with Pillow.
+:func:`export_gif` rasterises every frame's SVG (the drawing the player shows,
+see :mod:`expectviz.render.raster`) and joins the frames with Pillow.
 
 :func:`render_file` and :func:`animate_file` are what ``expectviz render`` and
 ``expectviz animate`` call.
@@ -19,21 +19,20 @@ all frames, nodes pinned at the layout's positions) and joins them with Pillow.
 from __future__ import annotations
 
 import html
-import io
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections import Counter
 from typing import Any
 
 from ..search import Result
 from ..trace import Trace
 from .diagram import FORMATS, Drawable, draw, renderer_for
-from .dot import scene_dot
-from .layout import GraphvizError, RenderError, run_graphviz
+from .layout import RenderError
+from .packed import ViewPacker, module_text, pack_steps, unpack_frames
+from .raster import GIF_SCALE, PNG_SCALE, svg_to_image
 from .scene import DEFAULT_MAX_NODES, Paint
-from .svg import Drawer
 
-__all__ = ["export_html", "export_gif", "render_file", "animate_file"]
+__all__ = ["export_html", "export_gif", "render_file", "animate_file", "pack_steps", "unpack_frames"]
 
 PathLike = str | os.PathLike[str]
 
@@ -50,146 +49,40 @@ def _json_for_script(data: Any) -> str:
     return json.dumps(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def pack_steps(drawer: Drawer, paints: Iterable[tuple[Paint, set[int] | None]]) -> tuple[list[str], list[list[int]]]:
-    """Store a whole trace's SVG compactly: each distinct piece once, and per step only the slots it changes.
-
-    ``frames[0]`` lists the piece of every slot of :meth:`Drawer.parts` for step 0; each later
-    ``frames[k]`` is a flat list ``[slot, piece, slot, piece, ...]`` of the slots step k changes.
-    :func:`unpack_frames` (and the page's script) rebuild any frame from these.
-    """
-    table: dict[str, int] = {}
-    frames: list[list[int]] = []
-    current: list[int] = []
-    for paint, changed in paints:
-        if changed is None:
-            current = [table.setdefault(part, len(table)) for part in drawer.parts(paint)]
-            frames.append(list(current))
-            continue
-        ops: list[int] = []
-        for slot, part in sorted(drawer.changed_parts(paint, changed).items()):
-            piece = table.setdefault(part, len(table))
-            if current[slot] != piece:
-                current[slot] = piece
-                ops.extend((slot, piece))
-        frames.append(ops)
-    return list(table), frames
-
-
-def unpack_frames(pieces: list[str], frames: list[list[int]]) -> list[str]:
-    """The SVG of every frame, from :func:`pack_steps`' output (what the page's script does)."""
-    out: list[str] = []
-    state: list[int] = []
-    for k, ops in enumerate(frames):
-        if k == 0:
-            state = list(ops)
-        else:
-            for j in range(0, len(ops), 2):
-                state[ops[j]] = ops[j + 1]
-        out.append("".join(pieces[i] for i in state))
-    return out
-
-
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <style>
-body {{ font-family: Helvetica, Arial, sans-serif; margin: 1em; color: #111; }}
-#controls {{ display: flex; flex-wrap: wrap; gap: .4em; align-items: center; margin-bottom: .5em; }}
-#controls button {{ min-width: 2.5em; padding: .25em .6em; }}
-#step {{ width: 22em; }}
-#explanation {{ min-height: 3em; max-width: 60em; margin: .4em 0; }}
-#diagram svg {{ max-width: 100%; height: auto; }}
+body {{ margin: 1em 1.5em; color: #1a1a1a; background: #ffffff; font: 14px system-ui, Helvetica, Arial, sans-serif; }}
+h1 {{ font-size: 1.25em; margin: 0 0 .5em; }}
+{css}
 </style>
 </head>
 <body>
-<h2>{title}</h2>
-<div id="controls">
-<button id="play" title="play / pause (space)">&#9654; Play</button>
-<button id="first" title="first step (Home)">&#124;&#9664;</button>
-<button id="prev" title="previous step (left arrow)">&#9664;</button>
-<input id="step" type="range" min="0" max="{last}" value="{start}" aria-label="step">
-<button id="next" title="next step (right arrow)">&#9654;</button>
-<button id="last" title="last step (End)">&#9654;&#124;</button>
-<button id="cutoff" title="next cutoff (c)">next cutoff &#9986;</button>
-<label>ms/step <input id="speed" type="number" min="50" max="5000" step="50" value="{interval}"></label>
-<span id="counter"></span>
-</div>
-<div id="explanation" aria-live="polite"></div>
-<div id="diagram"></div>
+<h1>{title}</h1>
+<div id="player"></div>
 <script id="frames" type="application/json">{frames}</script>
-<script>
-(function () {{
-  "use strict";
-  var data = JSON.parse(document.getElementById("frames").textContent);
-  var pieces = data.pieces, texts = data.texts, cutoffs = data.cutoffs, frames = data.frames;
-  var last = texts.length - 1;
-  // Frame 0 lists every slot's piece; each later frame the [slot, piece] pairs its step changes.  One pass
-  // records what each change replaced, so stepping backwards undoes changes instead of starting over.
-  var state = frames[0].slice(), shownStep = 0, undo = [null], walk = frames[0].slice();
-  for (var k = 1; k <= last; k++) {{
-    var ops = frames[k], old = [];
-    for (var j = 0; j < ops.length; j += 2) {{ old.push(walk[ops[j]]); walk[ops[j]] = ops[j + 1]; }}
-    undo.push(old);
-  }}
-  function moveTo(k) {{
-    while (shownStep < k) {{
-      shownStep++;
-      var ops = frames[shownStep];
-      for (var j = 0; j < ops.length; j += 2) state[ops[j]] = ops[j + 1];
-    }}
-    while (shownStep > k) {{
-      var ops = frames[shownStep], old = undo[shownStep];
-      for (var j = 0; j < ops.length; j += 2) state[ops[j]] = old[j / 2];
-      shownStep--;
-    }}
-  }}
-  function svgOf(k) {{ moveTo(k); return state.map(function (i) {{ return pieces[i]; }}).join(""); }}
-  var slider = document.getElementById("step"), diagram = document.getElementById("diagram");
-  var explanation = document.getElementById("explanation"), counter = document.getElementById("counter");
-  var playButton = document.getElementById("play"), speed = document.getElementById("speed");
-  var timer = null;
-  function show(k) {{
-    k = Math.max(0, Math.min(last, k));
-    slider.value = k;
-    diagram.innerHTML = svgOf(k);
-    explanation.textContent = texts[k];
-    counter.textContent = "step " + k + " of " + last;
-  }}
-  function step() {{ return parseInt(slider.value, 10); }}
-  function stop() {{
-    if (timer !== null) {{ clearInterval(timer); timer = null; }}
-    playButton.innerHTML = "&#9654; Play";
-  }}
-  function start() {{
-    if (step() >= last) show(0);
-    playButton.innerHTML = "&#10074;&#10074; Pause";
-    timer = setInterval(function () {{ if (step() >= last) stop(); else show(step() + 1); }},
-                        Math.max(50, parseInt(speed.value, 10) || {interval}));
-  }}
-  function nextCutoff() {{
-    for (var i = 0; i < cutoffs.length; i++) {{ if (cutoffs[i] > step()) {{ show(cutoffs[i]); return; }} }}
-  }}
-  playButton.onclick = function () {{ if (timer === null) start(); else stop(); }};
-  speed.onchange = function () {{ if (timer !== null) {{ stop(); start(); }} }};
-  document.getElementById("first").onclick = function () {{ stop(); show(0); }};
-  document.getElementById("prev").onclick = function () {{ stop(); show(step() - 1); }};
-  document.getElementById("next").onclick = function () {{ stop(); show(step() + 1); }};
-  document.getElementById("last").onclick = function () {{ stop(); show(last); }};
-  document.getElementById("cutoff").onclick = function () {{ stop(); nextCutoff(); }};
-  slider.oninput = function () {{ stop(); show(step()); }};
-  document.addEventListener("keydown", function (e) {{
-    if (e.target === speed) return;
-    if (e.key === "ArrowRight") {{ stop(); show(step() + 1); e.preventDefault(); }}
-    else if (e.key === "ArrowLeft") {{ stop(); show(step() - 1); e.preventDefault(); }}
-    else if (e.key === "Home") {{ stop(); show(0); e.preventDefault(); }}
-    else if (e.key === "End") {{ stop(); show(last); e.preventDefault(); }}
-    else if (e.key === " ") {{ playButton.onclick(); e.preventDefault(); }}
-    else if (e.key === "c") {{ stop(); nextCutoff(); }}
-  }});
-  show({start});
-}})();
+<script type="module">
+{module}
+// The page's stand-in for anywidget's model: the same calls, no kernel behind them.
+const data = JSON.parse(document.getElementById("frames").textContent);
+const state = {{
+  views: [data], steps: data.steps, cutoffs: data.cutoffs, follow: [], interval: {interval}, step: {start},
+}};
+const listeners = {{}};
+const model = {{
+  get: (name) => state[name],
+  set: (name, value) => {{ state[name] = value; for (const f of listeners["change:" + name] || []) f(); }},
+  on: (event, f) => {{ (listeners[event] = listeners[event] || []).push(f); }},
+  off: (event, f) => {{ listeners[event] = (listeners[event] || []).filter((g) => g !== f); }},
+  save_changes: () => {{}},
+  send: () => {{}},
+}};
+render({{ model, el: document.getElementById("player") }});
+document.querySelector(".ev-player").focus({{ preventScroll: true }});
 </script>
 </body>
 </html>
@@ -204,8 +97,13 @@ def export_html(
     interval: int = 700,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     title: str | None = None,
+    predict: bool = False,
 ) -> str:
     """A self-contained HTML player of a search: no network, no kernel needed.
+
+    The page holds the live player's own front end (``player.js`` and ``player.css``, see
+    :func:`~expectviz.render.player.play`) and every step packed as the player receives it
+    (:mod:`expectviz.render.packed`), with a small stand-in for the kernel's side.
 
     Args:
         result: a Result (searched with ``trace=True``) or its Trace.
@@ -214,28 +112,25 @@ def export_html(
         interval: milliseconds per step when playing.
         max_nodes: larger trees are drawn with collapsed subtrees.
         title: the page's heading (default: the algorithm and the step count).
+        predict: leaves show "?" until the search evaluates them.
 
     Returns:
         The HTML text.
     """
     trace = _trace(result)
     renderer = renderer_for(trace, max_nodes=max_nodes)
-    texts: list[str] = []
-
-    def paints() -> Iterator[tuple[Paint, set[int] | None]]:
-        for paint, changed in renderer.scene.paint_steps():
-            texts.append(f"Step {paint.step}. {paint.explanation}")
-            yield paint, changed
-
-    pieces, frames = pack_steps(renderer.drawer, paints())
-    cutoffs = trace.steps("cutoff")
+    packer = ViewPacker(trace, renderer.scene, renderer.drawer, predict=predict, chunk_steps=None)
     heading = title if title is not None else f"{trace.algorithm}: {len(trace)} steps"
+    module = module_text("player.js")
+    if "</script" in module.lower():  # pragma: no cover - a guard on the shipped file
+        raise RenderError("player.js must not contain '</script'")
     page = _PAGE.format(
         title=html.escape(heading),
-        last=len(trace),
-        start=max(0, min(len(trace), step if step >= 0 else len(trace) + 1 + step)),
+        css=module_text("player.css"),
+        module=module,
         interval=int(interval),
-        frames=_json_for_script({"pieces": pieces, "frames": frames, "texts": texts, "cutoffs": cutoffs}),
+        start=max(0, min(len(trace), step if step >= 0 else len(trace) + 1 + step)),
+        frames=_json_for_script(packer.view()),
     )
     if path is not None:
         with open(os.fspath(path), "w", encoding="utf-8") as handle:
@@ -249,59 +144,84 @@ def export_gif(
     *,
     interval: int = 700,
     max_nodes: int | None = DEFAULT_MAX_NODES,
-    dpi: int = 72,
+    scale: float = GIF_SCALE,
     loop: int = 0,
 ) -> str:
-    """An animated GIF of a search, one frame per step (Graphviz renders, Pillow joins).
+    """An animated GIF of a search, one frame per step: the player's SVG of each step, rasterised.
 
     Args:
         result: a Result (searched with ``trace=True``) or its Trace.
         path: the .gif file to write.
         interval: milliseconds per frame (the last frame is held three times as long).
         max_nodes: larger trees are drawn with collapsed subtrees.
-        dpi: resolution of the frames.
+        scale: pixels per CSS pixel of the SVG; the default makes the 11 pt labels 18 px to the em.
         loop: how many times viewers repeat it (0: for ever).
 
     Returns:
         The path written.
+
+    Raises:
+        RenderError: a result without a trace, a bad scale, or no CairoSVG.
     """
     from PIL import Image
 
     trace = _trace(result)
     renderer = renderer_for(trace, max_nodes=max_nodes)
-    where = renderer.where
-    source = "".join(
-        scene_dot(renderer.scene, renderer.scene.paint(trace.frame(k)), where=where, legend=renderer.legend)
-        for k in range(len(trace) + 1)
-    )
-    data = run_graphviz("neato", ["-n2", "-Tpng", f"-Gdpi={int(dpi)}"], source)
-    images = []
-    for chunk in data.split(b"\x89PNG\r\n\x1a\n")[1:]:
-        with Image.open(io.BytesIO(b"\x89PNG\r\n\x1a\n" + chunk)) as image:
-            images.append(image.convert("RGB"))
-    if len(images) != len(trace) + 1:
-        raise GraphvizError(f"neato rendered {len(images)} frames, expected {len(trace) + 1}")
-    width = max(im.width for im in images)
-    height = max(im.height for im in images)
-    frames = []
-    for im in images:
-        canvas = Image.new("RGB", (width, height), "white")
-        canvas.paste(im, (0, 0))
-        frames.append(canvas.convert("P", palette=Image.Palette.ADAPTIVE, colors=128))
-    durations = [int(interval)] * len(frames)
-    durations[-1] = 3 * int(interval)
+
+    def picture(paint: Paint) -> Any:
+        return svg_to_image(renderer.drawer.svg(paint), scale=scale)
+
+    # One palette for every frame (from the first, middle and last), so that a step changes only the pixels of
+    # what it changes, and the GIF stores little more than those.
+    match, colours = _palette([picture(renderer.scene.paint(trace.frame(k))) for k in {0, len(trace) // 2, len(trace)}])
+
+    def frame(paint: Paint) -> Any:
+        indexed = picture(paint).quantize(palette=match, dither=Image.Dither.NONE)
+        indexed.putpalette(colours)
+        return indexed
+
+    frames = (frame(paint) for paint, _ in renderer.scene.paint_steps())  # drawn one at a time, as Pillow writes
+    durations = [int(interval)] * len(trace) + [3 * int(interval)]
     name = os.fspath(path)
-    frames[0].save(name, save_all=True, append_images=frames[1:], duration=durations, loop=loop, optimize=False)
+    first = next(frames)
+    first.save(name, save_all=True, append_images=frames, duration=durations, loop=loop, optimize=False)
     return name
 
 
-def render_file(result: Drawable, output: PathLike, *, step: int | None = None, **options: Any) -> str:
-    """``expectviz render``: one diagram to .svg, .png or .pdf (by extension)."""
+def _palette(samples: list[Any]) -> tuple[Any, list[int]]:
+    """A GIF palette: the 256 commonest colours of sample frames, which hold every flat colour of a diagram.
+
+    Returns:
+        The palette image Pillow matches pixels against, and the colours to show (as ``putpalette`` takes them).
+        Pillow matches a pixel by the lowest corner of its box of 4 x 4 x 4 colours, so pure white could come
+        out near-white: matching against the colours rounded down to that grid, then showing the true ones,
+        keeps every flat colour exact.
+    """
+    from PIL import Image
+
+    counts: Counter[tuple[int, ...]] = Counter()
+    for sample in samples:
+        for count, colour in sample.getcolors(sample.width * sample.height):
+            counts[colour] += count
+    chosen: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for colour, _ in counts.most_common():
+        chosen.setdefault(tuple(value & ~3 for value in colour), colour)
+        if len(chosen) == 256:
+            break
+    match = Image.new("P", (1, 1))
+    match.putpalette([value for key in chosen for value in key])
+    return match, [value for colour in chosen.values() for value in colour]
+
+
+def render_file(
+    result: Drawable, output: PathLike, *, step: int | None = None, scale: float = PNG_SCALE, **options: Any
+) -> str:
+    """``expectviz render``: one diagram to .svg, .png or .pdf (by extension), as :meth:`Diagram.save` writes it."""
     name = os.fspath(output)
     ext = os.path.splitext(name)[1].lower()
     if ext not in FORMATS:
         raise RenderError(f"cannot render to {ext or 'a file without extension'!r}; use .svg, .png or .pdf")
-    return draw(result, step, **options).save(name)
+    return draw(result, step, **options).save(name, scale=scale)
 
 
 def animate_file(result: Result | Trace, output: PathLike, **options: Any) -> str:

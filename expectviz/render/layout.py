@@ -10,11 +10,11 @@ later diagram of the same tree, reuses one layout.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..errors import GraphvizError, GraphvizNotFoundError, RenderError, StepRangeError
+from ..registry import info
 from .scene import Scene
 
 __all__ = [
@@ -22,7 +22,6 @@ __all__ = [
     "layout",
     "layout_dot",
     "dot_binary",
-    "run_graphviz",
     "lay_out",
     "MAX_LAYOUT_ITEMS",
     "RenderError",
@@ -81,27 +80,20 @@ MAX_LAYOUT_ITEMS = 10_000
 """The most boxes one diagram lays out; bigger trees are drawn with ``max_nodes`` (default 150)."""
 
 
-def run_graphviz(program: str, args: list[str], source: str | bytes, *, timeout: float = 120) -> bytes:
-    """Run a Graphviz program on DOT source and return its output."""
-    binary = dot_binary(program)
-    data = source.encode("utf-8") if isinstance(source, str) else source
-    try:
-        done = subprocess.run([binary, *args], input=data, capture_output=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        raise GraphvizError(f"{program} took longer than {timeout:g} s") from None
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GraphvizError(f"{program} failed: {message[0] if message else 'exit status ' + str(done.returncode)}")
-    return done.stdout
-
-
 def _ranksep(scene: Scene) -> float:
+    """Inches between two levels' boxes: room for a cutoff's ✂ under a level and for edge labels over the next."""
     labelled = any(it.edge_label for it in scene.items)
-    return 0.42 if labelled else 0.28
+    windowed = scene.algorithm is not None and info(scene.algorithm).windowed
+    return 0.53 if labelled and windowed else 0.4
 
 
 def layout_dot(scene: Scene) -> str:
-    """The DOT text Graphviz lays out: fixed-size, label-free boxes in tree order."""
+    """The DOT text Graphviz lays out: fixed-size, label-free boxes in tree order.
+
+    Each box holds an item's shape, the ring the current step may put around it, the
+    value and name beside it and its label box; the space between two levels holds only
+    edges, edge labels, cutoff marks and the depth-limit line (see :mod:`expectviz.render.svg`).
+    """
     lines = [
         "digraph layout {",
         f"  graph [ordering=out, nodesep=0.14, ranksep={_ranksep(scene):.2f}, margin=0, splines=false];",

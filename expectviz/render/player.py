@@ -5,22 +5,25 @@
 >>> p = play(r)
 >>> p
 Player(algorithm='alphabeta', steps=23)
->>> p.step = 13                      # what the slider does; the diagram and the sentence follow
->>> p.explanation.value[:40]
-'<b>Step 13 of 23.</b> C is a MIN node wh'
+>>> p.step = 13                      # what the Next button does in the browser; the diagram follows
 >>> p.frame.node((1, 1)).status
 'pruned'
+>>> p.views[0]["texts"][13][:24]
+'Step 13. C is a MIN node'
 
-The controls: ``Play``/pause (``widgets.Play``, linked in the browser to the
-step slider, so playing needs no round trip through the kernel), the speed in
-milliseconds per step, first/previous/next/last, and "next cutoff".  A focused
-slider also steps with the arrow keys and Home/End.  The diagram is a
-``widgets.HTML`` holding inline SVG drawn in Python on a layout computed once
-(see :mod:`expectviz.render.layout`); the side panel lists the call stack
-with each node's window, value so far and, for chance nodes, bounds.
+The player is one anywidget (:mod:`expectviz.render.widget`, with its front end in
+``player.js`` and ``player.css``): Python sends every step's diagram, sentence and
+call stack once, packed compactly (:mod:`expectviz.render.packed`), and the
+browser steps through them with no round trip through the kernel, so a saved
+or disconnected notebook still steps.  The controls: first, previous,
+play/pause, next, last, next cutoff (for algorithms that cut off), a step
+slider and the speed; with the player focused, the arrow keys, Home/End,
+``c`` (next cutoff) and Space (play/pause).  The diagram fits the panel's
+width; zoom in and out with the buttons or Ctrl+wheel.  The same module,
+written into a page, is :func:`~expectviz.render.export.export_html`'s player.
 
-ipywidgets is imported when a widget is made, not with this module, so that a
-Result still displays (as SVG and text) where ipywidgets is missing.
+anywidget is imported when a widget is made, not with this module, so that a
+Result still displays (as SVG and text) where it is missing.
 """
 
 from __future__ import annotations
@@ -36,16 +39,16 @@ from .diagram import draw
 from .scene import DEFAULT_MAX_NODES
 
 if TYPE_CHECKING:
-    from ._widgets import Compare, Player
+    from .widget import Compare, Player
 
 __all__ = ["Player", "Compare", "play", "compare", "result_mimebundle", "align_steps"]
 
 
 def __getattr__(name: str) -> Any:
     if name in ("Player", "Compare"):
-        from . import _widgets
+        from . import widget
 
-        return getattr(_widgets, name)
+        return getattr(widget, name)
     raise AttributeError(f"module 'expectviz.render.player' has no attribute {name!r}")
 
 
@@ -93,6 +96,7 @@ def play(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     interval: int = 700,
     legend: bool = True,
+    predict: bool = False,
 ) -> Player:
     """A player for one search (the search must have been run with ``trace=True``).
 
@@ -100,38 +104,45 @@ def play(
         result: a Result (or its Trace).
         step: the step shown first (0: before the search; -1: the end).
         max_nodes: larger trees are drawn with collapsed subtrees (see :func:`expectviz.render.draw`).
-        interval: milliseconds per step when playing (the speed slider changes it).
+        interval: milliseconds per step when playing (the speed control changes it).
         legend: draw the key under the diagram.
+        predict: leaves show "?" until the search evaluates them, so that students can predict the
+            values before the step reveals them (a pruned leaf keeps its "?": the search never looked).
     """
-    from ._widgets import Player
+    from .widget import Player
 
-    return Player(result, step=step, max_nodes=max_nodes, interval=interval, legend=legend)
+    return Player(result, step=step, max_nodes=max_nodes, interval=interval, legend=legend, predict=predict)
 
 
 def compare(
     result_a: Result,
     result_b: Result,
     *,
+    step: int = 0,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     interval: int = 700,
     legend: bool = True,
+    predict: bool = False,
 ) -> Compare:
-    """Two searches of the same tree side by side, with their node counts, stepped by one slider.
+    """Two searches of the same tree side by side, with their node counts, stepped together.
 
-    The slider steps through ``result_a``; ``result_b`` follows, aligned
-    by the events at each node (see :func:`align_steps`): e.g. ``compare(ev.alphabeta(t), ev.minimax(t))``
-    shows minimax searching what alpha-beta prunes.
+    Both are drawn on one layout (the nodes either search reaches), so their trees line up.  The
+    step runs through ``result_a``; ``result_b`` follows, aligned by the events at each node (see
+    :func:`align_steps`): e.g. ``compare(ev.alphabeta(t), ev.minimax(t))`` shows minimax searching
+    what alpha-beta prunes.  "Next cutoff" stops at the cutoffs of either search.
     """
-    from ._widgets import Compare
+    from .widget import Compare
 
-    return Compare(result_a, result_b, max_nodes=max_nodes, interval=interval, legend=legend)
+    return Compare(
+        result_a, result_b, step=step, max_nodes=max_nodes, interval=interval, legend=legend, predict=predict
+    )
 
 
 def result_mimebundle(result: Result) -> dict[str, Any]:
     """How Jupyter shows a Result: the player, a static SVG of the end, and the text repr.
 
-    The SVG is what a notebook shows when opened without a kernel (GitHub,
-    a reopened JupyterLab).  Without ipywidgets: SVG and text; without
+    The SVG and the text are what a notebook shows where the player cannot run (GitHub,
+    nbconvert, an untrusted or reopened notebook).  Without anywidget: SVG and text; without
     Graphviz's ``dot``: text only.  Never raises.
     """
     bundle: dict[str, Any] = {"text/plain": repr(result)}
@@ -153,6 +164,10 @@ def result_mimebundle(result: Result) -> dict[str, Any]:
         view = play(result, step=-1)._repr_mimebundle_()
     except Exception:
         return bundle
-    if view and "application/vnd.jupyter.widget-view+json" in view:
-        bundle["application/vnd.jupyter.widget-view+json"] = view["application/vnd.jupyter.widget-view+json"]
+    data = view[0] if isinstance(view, tuple) else view
+    if data and WIDGET_MIME in data:
+        bundle[WIDGET_MIME] = data[WIDGET_MIME]
     return bundle
+
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"

@@ -31,11 +31,28 @@ from ..recorder import VISIT as EVENT_VISIT
 from ..recorder import WINDOW as EVENT_WINDOW
 from ..registry import info
 from ..replay import Frame, NodeState
-from ..trace import Trace
+from ..trace import Trace, plain
 from ..tree import CHANCE, KIND_NAMES, LEAF, MAX, MIN, Node, nodes, walk
-from .style import LINE_HEIGHT, SHAPE, SMALL_SIZE, interval, number, shorten, text_width
+from .style import LINE_HEIGHT, SHAPE, SMALL_SIZE, interval, number, ring_of, shorten, text_width
 
-__all__ = ["Scene", "Item", "Paint", "ItemPaint", "DEFAULT_MAX_NODES", "MORE"]
+__all__ = [
+    "Scene",
+    "Item",
+    "Paint",
+    "ItemPaint",
+    "DEFAULT_MAX_NODES",
+    "MORE",
+    "SHAPE_TOP",
+    "LABEL_PAD",
+    "EDGE_LABEL_GAP",
+    "VALUE_SIZE",
+    "label_top",
+    "reach_below",
+    "VALUE_GAP",
+]
+
+_READ_VALUES = 200_000
+"""Traces recording at most this many numbers have them all read to size the label boxes."""
 
 DEFAULT_MAX_NODES = 150
 """Trees with more nodes than this are drawn with collapsed subtrees."""
@@ -45,6 +62,21 @@ MORE = "more"
 
 Path = tuple[int, ...]
 
+SHAPE_TOP = ring_of(MIN, SHAPE + 6).above + 2
+"""From the top of an item's layout box to the centre of its shape: room for the ring above any shape."""
+LABEL_PAD = 2.0
+"""Padding inside a label box, above and below its lines."""
+EDGE_LABEL_GAP = 4.0
+"""White space between an edge and its label."""
+VALUE_SIZE = 13.0
+"""Font size of the value beside a node."""
+VALUE_GAP = 6.0
+"""White space between a node's ring and the value (right) or name (left) beside it."""
+
+
+def label_top(kind: str, shape_width: float) -> float:
+    """How far below its shape's centre a node's label box starts: just under the ring, which never cuts it."""
+    return ring_of(kind, shape_width).below + 4
 
 
 @dataclass(slots=True)
@@ -75,6 +107,8 @@ class Item:
     """For a summary: how many nodes it stands for."""
     covers: tuple[int, ...] = ()
     """For a summary: the child indices (under the parent's path) it stands for."""
+    evaluation: str = ""
+    """An inner node's static evaluation from the tree (``4`` for ``min [4] (...)``), else ""."""
 
 
 @dataclass(slots=True)
@@ -85,7 +119,9 @@ class ItemPaint:
     value: str = ""
     """Text beside the shape: the backed-up value or a bound (``≥ 3``)."""
     lines: tuple[str, ...] = ()
-    """Annotation lines, one per slot ("" when the slot is empty at this step)."""
+    """The annotation lines shown at this step, in slot order (slots with nothing to say are left out)."""
+    ring: bool = False
+    """True on the item the step is about (a finished or probed node keeps its colour and gets the ring)."""
     edge: str = "unvisited"
     """The edge from the parent: ``normal``, ``unvisited``, ``stack`` or ``pruned``."""
     cut_mark: bool = False
@@ -121,6 +157,8 @@ class Scene:
     algorithm: str | None = None
     height: float = 0.0
     """Layout box height of every item (one height keeps each level's shapes in line)."""
+    static_depth: int | None = None
+    """The depth of the nodes the search valued by static evaluations (its depth limit), None if none."""
     _tooltips: list[str] | None = None
     _deepest: int = 0
     _item_nids: list[int] | None = None
@@ -130,6 +168,7 @@ class Scene:
     def __post_init__(self) -> None:
         self.algorithm = self.trace.algorithm if self.trace is not None else None
         self._build()
+        self.static_depth = self._static_depth()
 
     # ---------------------------------------------------------------- building
 
@@ -140,7 +179,7 @@ class Scene:
         facts = info(self.algorithm) if self.algorithm is not None else None
         windowed = facts is not None and facts.windowed
         star = facts is not None and facts.star
-        most_slots = 0
+        bottom = 0.0
         # Preorder over kept nodes, with one summary for each run of hidden children.
         stack: list[tuple[Path, Node | _RunMarker, int, int]] = [((), self.tree, -1, 0)]
         while stack:
@@ -151,9 +190,10 @@ class Scene:
             node = entry
             parent_kind = self.items[parent].kind if parent >= 0 else None
             slots = _slots(node, parent_kind, windowed=windowed, star=star, algorithm=self.algorithm)
-            most_slots = max(most_slots, len(slots))
             me = len(self.items)
-            self.items.append(self._item(me, path, node, parent, depth, slots))
+            item = self._item(me, path, node, parent, depth, slots)
+            self.items.append(item)
+            bottom = max(bottom, reach_below(item))
             self.index[path] = me
             pending: list[tuple[Path, Node | _RunMarker, int, int]] = []
             run: list[int] = []
@@ -169,8 +209,27 @@ class Scene:
                 if child is not None:
                     pending.append((path + (i,), child, me, depth + 1))
             stack.extend(reversed(pending))
-        self.height = SHAPE + 6 + most_slots * LINE_HEIGHT
+        for it in self.items:
+            if it.kind == MORE:
+                bottom = max(bottom, reach_below(it))
+        self.height = SHAPE_TOP + bottom + 2
         self._deepest = max(it.depth for it in self.items)
+
+    def _static_depth(self) -> int | None:
+        """The depth of the search's static evaluations: a leaf event on an inner node is one.
+
+        A depth-limited search evaluates statically exactly at its depth limit, so the first
+        one found tells; only trees with evaluations (``min [4] (...)``) are looked through.
+        """
+        trace = self.trace
+        if trace is None or not any(it.evaluation for it in self.items):
+            return None
+        ix = trace.index
+        for event in ix.leaf_events:
+            nid = ix.about[event]
+            if ix.nodes[nid].kind != LEAF:
+                return int(ix.depth[nid])
+        return None
 
     def _add_summary(self, first: Path, marker: _RunMarker, parent: int, depth: int) -> None:
         me = len(self.items)
@@ -188,7 +247,7 @@ class Scene:
                 edge_label="",
                 leaf_text=text,
                 slots=(),
-                width=width + 8,
+                width=max(width + 8, 2 * ring_of(MORE, width).side + 4),
                 shape_width=width,
                 hidden=marker.size,
                 covers=marker.children,
@@ -210,15 +269,17 @@ class Scene:
         else:
             leaf_text = ""
             shape_w = SHAPE + 6 if node.kind in (MAX, MIN) else SHAPE
-        side = 0.0
+        beside = 0.0  # the widest text beside the shape, left (a name) or right (a value)
         if node.kind != LEAF:
-            value_w = text_width("\u2265 " + self._widest_number(), 13.0)
-            name_w = text_width(shorten(name, 12)) if len(name) > 2 else 0.0
-            side = max(value_w, name_w) + 6
-        elif node.evaluation is not None or node.name:
-            side = text_width(shorten(name, 12)) + 6
-        below = max((text_width(s + " " + self._widest_interval(), SMALL_SIZE) for s in slots), default=0.0)
-        width = max(shape_w + 2 * side, below + 6, text_width(shorten(edge, 24), SMALL_SIZE) + 8)
+            beside = text_width("\u2265 " + self._widest_number(), VALUE_SIZE)
+            if len(name) > 2:
+                beside = max(beside, text_width(shorten(name, 12)))
+        elif node.name:
+            beside = text_width(shorten(name, 12))
+        side = ring_of(node.kind, shape_w).side + (beside + VALUE_GAP + 1 if beside else 2)
+        box = max((text_width(_SLOT_PREFIX[s] + self._widest_interval(), SMALL_SIZE) for s in slots), default=0.0)
+        label = text_width(shorten(edge, 24), SMALL_SIZE)
+        width = max(2 * side, box + 2 * LABEL_PAD + 8, 2 * (label + EDGE_LABEL_GAP + 4) if label else 0.0)
         return Item(
             id=f"n{me}",
             path=path,
@@ -231,6 +292,7 @@ class Scene:
             slots=slots,
             width=width,
             shape_width=shape_w,
+            evaluation=number(node.evaluation) if node.kind != LEAF and node.evaluation is not None else "",
         )
 
     def _widest_number(self) -> str:
@@ -244,8 +306,22 @@ class Scene:
             cached = max(texts, key=len)
             if any("." in t or "/" in t for t in texts):
                 cached = cached + "00"  # averages of fractions grow a digit or two
+            cached = max([cached, *self._recorded_numbers()], key=len)
             self._widest = cached
         return cached
+
+    def _recorded_numbers(self) -> list[str]:
+        """The numbers a trace records (windows, bounds, values) as drawn, when there are few enough to read.
+
+        Windows and bounds below chance nodes with odd probabilities are fractions such as
+        ``1289/35``, wider than any leaf; reading them keeps the label boxes inside their items.
+        """
+        trace = self.trace
+        if trace is None or len(trace._values) > _READ_VALUES:
+            return []
+        exact = trace._exact or {}
+        doubles = {x for i, x in enumerate(trace._values) if i not in exact}  # an exact value's double is rounded
+        return [number(x) for x in exact.values()] + [number(plain(x)) for x in doubles]
 
     def _widest_interval(self) -> str:
         w = self._widest_number()
@@ -288,7 +364,14 @@ class Scene:
         trace = self.trace
         steps = len(trace) if trace is not None else 0
         if frame is None:
-            plain = [ItemPaint("plain", lines=tuple("" for _ in it.slots), edge="normal") for it in self.items]
+            plain = [
+                ItemPaint(
+                    "plain",
+                    value=f"[{it.evaluation}]" if it.evaluation else "",
+                    edge="normal",
+                )
+                for it in self.items
+            ]
             return Paint(0, 0, plain, self._caption(None), "")
         stack_items = self._stack_items(frame)
         current_item = self._current_item(frame)
@@ -360,6 +443,8 @@ class Scene:
             look = self._paint_node(it, frame.state(nid) if nid >= 0 else frame.node(it.path))
             if look.status == "active" and current_item == k:
                 look.status = "current"
+        if current_item == k:  # ringed whatever its status: a finished node keeps its colour
+            look.ring = True
         if it.parent >= 0:
             if look.status == "pruned":
                 look.edge = "pruned"
@@ -433,7 +518,7 @@ class Scene:
         return self.summary_of.get((parent.path, index), -1)
 
     def _current_item(self, frame: Frame) -> int | None:
-        """The item of the node the frame's step is about."""
+        """The item of the node the frame's step is about, whatever the step (the reused move for a reuse)."""
         if frame.step == 0 or self.trace is None:
             return None
         ix = self.trace.index
@@ -525,20 +610,18 @@ class Scene:
         status = state.status
         value = ""
         if it.kind != LEAF and state.value is not None:
-            value = self._value_text(it.kind, state)
-        elif it.kind == LEAF and status == "done" and state.value is not None and it.leaf_text == "":
-            value = number(state.value)
-        lines = []
-        for slot in it.slots:
-            lines.append(self._slot_text(slot, state))
-        return ItemPaint(
-            status, value=value, lines=tuple(lines), known=number(state.value) if state.value is not None else ""
-        )
+            if status == "done" and not state.cut and it.depth == self.static_depth:
+                value = f"[{number(state.value)}]"  # a static evaluation at the depth limit, not a backed-up value
+            else:
+                value = self._value_text(it.kind, state)
+        lines = tuple(line for line in (self._slot_text(slot, state) for slot in it.slots) if line)
+        return ItemPaint(status, value=value, lines=lines, known=number(state.value) if state.value is not None else "")
 
     def _value_text(self, kind: str, state: NodeState) -> str:
+        """The value beside a node: exact once finished, else a bound (a probe bounds a node from one side)."""
         v = state.value
         status = state.status
-        if status in ("active", "current"):
+        if status in ("active", "current", "probed"):
             if kind == MAX:
                 return "\u2265 " + number(v)
             if kind == MIN:
@@ -556,22 +639,32 @@ class Scene:
         return number(v)
 
     def _slot_text(self, slot: str, state: NodeState) -> str:
+        """One annotation line of a node ("" when it has nothing to say at this step)."""
         if state.status in ("unvisited", "pruned"):
+            if slot == "child_window" and state.child_window is not None:  # the window of the outcome searched next
+                return _SLOT_PREFIX[slot] + interval(state.child_window)
             return ""
-        if slot == "window" and state.window is not None:
-            return "\u03b1\u03b2 " + interval(state.window)
-        if slot == "range":
-            lo, hi = state.range
-            if lo != hi and (state.status != "done" or state.cut):
-                return "range " + interval(state.range)
-            return ""
-        if slot == "bounds" and state.bounds is not None:
-            return "L,U " + interval(state.bounds)
-        if slot == "child_window" and state.child_window is not None:
-            return "\u03b1\u1d62\u03b2\u1d62 " + interval(state.child_window)
-        if slot == "probe" and state.probe is not None:
-            return "probe " + number(state.probe)
-        return ""
+        pair: tuple[object, object] | None = None
+        if slot == "window":
+            pair = state.window
+        elif slot in ("range", "bounds"):
+            pair = state.range if slot == "range" else self._bounds(state)
+            finished = state.status == "done" and not state.cut
+            if pair is not None and (pair[0] == pair[1] or finished):
+                pair = None  # exact, or the value beside the node says it all
+        elif slot == "child_window" and state.child_window != state.window:
+            pair = state.child_window  # only when clipping to [L, U] changed the window
+        elif slot == "probe" and state.probe is not None:
+            return _SLOT_PREFIX[slot] + number(state.probe)
+        return _SLOT_PREFIX[slot] + interval(pair) if pair is not None else ""
+
+    def _bounds(self, state: NodeState) -> tuple[object, object] | None:
+        """A chance node's running bounds L, U under Star1/Star2 (the value bounds until its first update)."""
+        if state.bounds is not None:
+            return state.bounds
+        if state.status in ("active", "current") and self.trace is not None:
+            return self.trace.value_bounds
+        return None
 
     def tooltip(self, k: int, look: ItemPaint) -> str:
         """The hover text of item ``k`` in one frame (plain text: escape it for the output format)."""
@@ -583,6 +676,8 @@ class Scene:
         text = self._tooltips[k]
         if look.status != "plain":
             text += f": {look.status}"
+            if look.ring and look.status != "current":
+                text += " (this step's node)"
             if look.known:
                 text += f", value {look.known}"
         return text
@@ -617,17 +712,40 @@ class _RunMarker:
         self.size = size
 
 
+_SLOT_PREFIX = {
+    "window": "\u03b1\u03b2 ",
+    "range": "range ",
+    "bounds": "L,U ",
+    "child_window": "\u03b1\u1d62\u03b2\u1d62 ",
+    "probe": "probe ",
+}
+"""The words before each annotation line's interval or value."""
+
+
+def reach_below(it: Item) -> float:
+    """How far below its shape's centre an item's drawing can reach: its ring, or its label box if it has one."""
+    if not it.slots:
+        return ring_of(it.kind, it.shape_width).below
+    return label_top(it.kind, it.shape_width) + len(it.slots) * LINE_HEIGHT + 2 * LABEL_PAD
+
+
 def _slots(
     node: Node, parent_kind: str | None, *, windowed: bool, star: bool, algorithm: str | None
 ) -> tuple[str, ...]:
-    """The annotation lines a node can show, in order (the same for every frame)."""
+    """The annotation lines a node can show, in order (the same for every frame).
+
+    Under Star1/Star2 a chance node's running bounds L, U are what is known of it, so
+    they take the place of its range; a chance node's child shows its window, and its
+    window before clipping (alpha_i, beta_i) when that differs.
+    """
     if algorithm is None:
         return ()
     slots: list[str] = []
     if node.kind != LEAF:
         if windowed:
             slots.append("window")
-        slots.append("range")
+        if not (star and node.kind == CHANCE):
+            slots.append("range")
     if star and node.kind == CHANCE:
         slots.append("bounds")
     if star and parent_kind == CHANCE:
@@ -643,5 +761,3 @@ def _subtree_sizes(root: Node) -> dict[int, int]:
     for node in nodes(root, "post"):
         sizes[id(node)] = 1 + sum(sizes[id(c)] for c in node.children)
     return sizes
-
-

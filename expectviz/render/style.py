@@ -21,6 +21,10 @@ __all__ = [
     "Look",
     "LOOKS",
     "STATUS_WORDS",
+    "STATUS_COLOURS",
+    "Ring",
+    "ring_of",
+    "shape_half_height",
     "number",
     "interval",
     "text_width",
@@ -73,14 +77,24 @@ LOOKS: dict[str, Look] = {
 """Node looks by NodeState status (``collapsed`` summaries reuse these)."""
 
 STATUS_WORDS = {
-    "current": "current step",
+    "current": "being searched",
     "active": "on the call stack",
-    "done": "finished (value known)",
+    "done": "finished",
     "probed": "probed (Star2)",
-    "pruned": "pruned (never searched)",
+    "pruned": "pruned",
     "unvisited": "not reached yet",
 }
 """Legend text for each status."""
+
+STATUS_COLOURS = {
+    "current": "orange",
+    "active": "yellow",
+    "done": "blue",
+    "probed": "pink, dashed",
+    "pruned": "grey, dashed",
+    "unvisited": "white",
+}
+"""The colour words the legend puts before each status (what a reader sees in :data:`LOOKS`)."""
 
 EDGE_COLOURS = {
     "normal": "#000000",
@@ -92,6 +106,11 @@ EDGE_WIDTHS = {"normal": 1.4, "unvisited": 1.0, "stack": 3.6, "pruned": 1.2}
 EDGE_DASHES = {"normal": "", "unvisited": "", "stack": "", "pruned": "4 3"}
 CUT_MARK = "\u2702"  # ✂ on the edge of every child a cutoff prunes
 CURRENT_HALO = OKABE_ITO["vermillion"]
+"""The ring around the node a step is about, and the call-stack path: red-orange (vermillion)."""
+HALO_WORDS = "red-orange"
+"""How the legend names :data:`CURRENT_HALO`."""
+HORIZON = "#555555"
+"""The dashed line at a search's depth limit."""
 
 FONT = "Helvetica, Arial, sans-serif"
 FONT_SIZE = 14.0
@@ -103,6 +122,73 @@ LEAF_BOX = 24.0
 """Height of a leaf's box in points."""
 MORE_BOX = 22.0
 """Height of a "+N nodes" summary box in points."""
+RING_WIDTH = 3.0
+"""Line width of the ring around the node a step is about."""
+RING_GAP = 2.0
+"""White space between a shape's outline and its ring."""
+OUTLINE = 2.0
+"""Half the thickest outline a shape gets (the current node's), which the ring must clear."""
+
+
+def shape_half_height(kind: str) -> float:
+    """Half the height of a node's shape: leaves and summaries are flat boxes, the rest :data:`SHAPE` high."""
+    if kind == "leaf":
+        return LEAF_BOX / 2
+    if kind == "more":
+        return MORE_BOX / 2
+    return SHAPE / 2
+
+
+@dataclass(frozen=True, slots=True)
+class Ring:
+    """The ring around the node a step is about: a circle, or a rounded box around a leaf or summary.
+
+    Offsets are from the centre of the node's shape box, y growing downwards.
+    """
+
+    dy: float
+    """How far the ring's centre lies below the shape's centre (a triangle's ring is centred on its circumcircle)."""
+    rx: float
+    """Half the width of the ring's centre line (a circle's radius)."""
+    ry: float
+    """Half the height of the ring's centre line."""
+    circle: bool
+
+    @property
+    def above(self) -> float:
+        """How far the ring reaches above the shape's centre (outer edge)."""
+        return self.ry - self.dy + RING_WIDTH / 2
+
+    @property
+    def below(self) -> float:
+        """How far the ring reaches below the shape's centre (outer edge)."""
+        return self.ry + self.dy + RING_WIDTH / 2
+
+    @property
+    def side(self) -> float:
+        """How far the ring reaches left and right of the shape's centre (outer edge)."""
+        return self.rx + RING_WIDTH / 2
+
+
+def ring_of(kind: str, shape_width: float) -> Ring:
+    """The ring around a node of ``kind`` whose shape is ``shape_width`` wide.
+
+    A triangle's ring is centred on its circumcircle, so it clears the three corners
+    alike; an upward (MAX) triangle's circle lies lower than a downward (MIN) one's.
+
+    >>> r = ring_of("min", 40.0)
+    >>> round(r.dy, 1), round(r.rx, 1), round(r.below, 1), round(r.above, 1)
+    (-5.9, 28.4, 24.0, 35.8)
+    """
+    clear = OUTLINE + RING_GAP + RING_WIDTH / 2
+    if kind in ("max", "min"):
+        half = SHAPE / 2
+        centre = (shape_width / 2) ** 2 / (4 * half)  # circumcentre, below the apex's side of the box centre
+        radius = half + centre + clear
+        return Ring(centre if kind == "max" else -centre, radius, radius, True)
+    if kind == "chance":
+        return Ring(0.0, SHAPE / 2 + clear, SHAPE / 2 + clear, True)
+    return Ring(0.0, shape_width / 2 + clear, shape_half_height(kind) + clear, False)
 
 
 def number(x: object) -> str:

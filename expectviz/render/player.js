@@ -1,0 +1,363 @@
+// The expectviz player: steps through packed searches in the browser, with no round trip to a kernel.
+//
+// anywidget's contract: `export default { render({ model, el }) }`.  The model holds, once:
+//   views     each view's facts and first chunk of packed steps (expectviz/render/packed.py):
+//             pieces (distinct SVG slot texts), frames (frame 0: every slot's piece; frame i: the
+//             [slot, piece, ...] changes of step start + i), texts, rows/stacks/depths (the call
+//             stack), visited;
+//   steps     the last step;   cutoffs   the steps where a cutoff prunes;
+//   follow    with two views, the second view's step at each step of the first;
+//   interval  milliseconds per step when playing;   step   the step shown (synced both ways).
+// Chunks beyond the first are asked for with model.send({type: "chunk", view, index}); the kernel
+// answers with a custom message {type: "chunk", view, index, data}.
+// export_html writes this file into its page and calls render() with a small stand-in model.
+
+const KEEP_CHUNKS = 4; // chunks kept per view besides the first
+const ZOOMS = [0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8];
+
+/** An element with attributes (aria-*, class, ...) and children (nodes or text). */
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+  el.append(...children);
+  return el;
+}
+
+/** One chunk of steps: any of its steps' SVG, reached forwards by changes and backwards by undo logs. */
+class Chunk {
+  constructor(data) {
+    Object.assign(this, data);
+    this.last = data.start + data.frames.length - 1;
+    this.undo = [null]; // undo[i]: the pieces step start + i replaced, in the order of its changes
+    const walk = data.frames[0].slice();
+    for (let i = 1; i < data.frames.length; i++) {
+      const ops = data.frames[i], old = [];
+      for (let j = 0; j < ops.length; j += 2) { old.push(walk[ops[j]]); walk[ops[j]] = ops[j + 1]; }
+      this.undo.push(old);
+    }
+    this.state = data.frames[0].slice();
+    this.at = 0;
+  }
+  has(step) { return step >= this.start && step <= this.last; }
+  svg(step) {
+    const k = step - this.start;
+    while (this.at < k) {
+      const ops = this.frames[++this.at];
+      for (let j = 0; j < ops.length; j += 2) this.state[ops[j]] = ops[j + 1];
+    }
+    while (this.at > k) {
+      const ops = this.frames[this.at], old = this.undo[this.at--];
+      for (let j = 0; j < ops.length; j += 2) this.state[ops[j]] = old[j / 2];
+    }
+    return this.state.map((i) => this.pieces[i]).join("");
+  }
+}
+
+/** One search as shown: its chunks (asked for when needed) and its part of the page. */
+class View {
+  constructor(data, index, model) {
+    this.data = data;
+    this.index = index;
+    this.model = model;
+    this.first = new Chunk(data);
+    this.chunks = new Map(); // index -> Chunk, most recently used last
+    this.asked = new Map(); // index -> when it was asked for
+    this.failed = new Map(); // index -> the kernel's reason
+    this.shown = -1;
+    this.build();
+  }
+
+  build() {
+    const d = this.data;
+    this.title = h("div", { class: "ev-title" });
+    this.sentence = h("div", { class: "ev-sentence", "aria-live": "polite" });
+    this.canvas = h("div", { class: "ev-canvas" });
+    this.diagram = h("div", { class: "ev-diagram", role: "img", "aria-label": `${d.algorithm} search tree` },
+      this.canvas);
+    const head = ["node", "kind"].concat(d.windowed ? ["[\u03b1, \u03b2]"] : [], ["value so far"],
+      d.star ? ["bounds"] : []);
+    this.columns = head.length;
+    this.rows = h("tbody");
+    this.visited = h("div", { class: "ev-visited" });
+    const table = h("table", {}, h("thead", {}, h("tr", {}, ...head.map((t) => h("th", {}, t)))), this.rows);
+    const side = h("div", { class: "ev-side", "aria-label": "call stack" },
+      h("div", { class: "ev-side-inner" }, h("div", { class: "ev-side-title" }, "Call stack (root first)"),
+        table, this.visited));
+    this.el = h("div", { class: "ev-view" }, this.title, this.sentence,
+      h("div", { class: "ev-body" }, this.diagram, side));
+  }
+
+  /** The chunk holding `step`, or null after asking the kernel for it. */
+  chunk(step) {
+    if (this.first.has(step)) return this.first;
+    const index = Math.floor(step / this.data.chunk), found = this.chunks.get(index);
+    if (found) { this.chunks.delete(index); this.chunks.set(index, found); return found; }
+    const asked = this.asked.get(index);
+    if (asked === undefined || Date.now() - asked > 15000) {
+      this.asked.set(index, Date.now());
+      try { this.model.send({ type: "chunk", view: this.index, index }); } catch (error) { /* no kernel */ }
+    }
+    return null;
+  }
+
+  /** The kernel's answer: a chunk, or why there is none. */
+  receive(message) {
+    this.asked.delete(message.index);
+    if (message.type === "error") { this.failed.set(message.index, message.message); return; }
+    this.chunks.set(message.index, new Chunk(message.data));
+    while (this.chunks.size > KEEP_CHUNKS) this.chunks.delete(this.chunks.keys().next().value);
+  }
+
+  /** Show `step`; false while its chunk is still on its way. */
+  show(step) {
+    const d = this.data, chunk = this.chunk(step);
+    if (!chunk) {
+      const index = Math.floor(step / d.chunk), from = index * d.chunk, to = Math.min(d.steps, from + d.chunk - 1);
+      const late = Date.now() - this.asked.get(index) > 5000;
+      this.sentence.textContent = this.failed.get(index) || (late
+        ? `Steps ${from} to ${to} are not loaded and the kernel does not answer: run the cell again to see them.`
+        : `Loading steps ${from} to ${to} from the kernel\u2026`);
+      this.shown = -1;
+      return false;
+    }
+    if (this.shown !== step) {
+      const i = step - chunk.start;
+      this.canvas.innerHTML = chunk.svg(step);
+      this.sentence.textContent = chunk.texts[i];
+      this.showStack(chunk, i);
+      const [visited, leaves, cutoffs] = d.stats;
+      const count = (n, one, many) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+      this.title.textContent = d.title && `${d.title}: ${count(visited, "node", "nodes")} visited, ` +
+        `${count(leaves, "leaf", "leaves")} evaluated, ${count(cutoffs, "cutoff", "cutoffs")}; ` +
+        `${chunk.visited[i].toLocaleString()} visited so far`;
+      this.shown = step;
+    }
+    return true;
+  }
+
+  showStack(chunk, i) {
+    const ids = chunk.stacks[i], depth = chunk.depths[i], body = [];
+    if (depth > ids.length) {
+      body.push(h("tr", {}, h("td", { colspan: this.columns, class: "ev-more" },
+        `${(depth - ids.length).toLocaleString()} more calls above`)));
+    }
+    const top = ids.length ? chunk.rows[ids[0]][0] : 0;
+    for (const id of ids) {
+      const [indent, node, kind, window, value, bounds] = chunk.rows[id];
+      const cells = [node, kind].concat(this.data.windowed ? [window] : [], [value], this.data.star ? [bounds] : []);
+      const row = h("tr", {}, ...cells.map((text) => h("td", {}, text)));
+      row.firstChild.style.paddingLeft = `${0.3 + 0.8 * (indent - top)}em`;
+      body.push(row);
+    }
+    if (!body.length) body.push(h("tr", {}, h("td", { colspan: this.columns, class: "ev-more" }, "empty")));
+    this.rows.replaceChildren(...body);
+    this.visited.textContent = `Nodes visited so far: ${chunk.visited[i].toLocaleString()} of ` +
+      `${this.data.stats[0].toLocaleString()}`;
+  }
+}
+
+function render({ model, el }) {
+  const views = [];
+  const steps = model.get("steps"), cutoffs = model.get("cutoffs"), follow = model.get("follow");
+  let step = -1, timer = null, zoom = 1;
+
+  // ---- the controls
+  const button = (label, text, title) => h("button", { type: "button", class: "ev-button", "aria-label": label,
+    title }, text);
+  const first = button("first step", "|\u25c0", "first step (Home)");
+  const previous = button("previous step", "\u25c0", "previous step (\u2190)");
+  const play = button("play", "\u25b6 Play", "play / pause (Space)");
+  const next = button("next step", "\u25b6", "next step (\u2192)");
+  const last = button("last step", "\u25b6|", "last step (End)");
+  const cutoff = button("next cutoff", "next cutoff \u2702", "jump to the next step where a cutoff prunes (c)");
+  const slider = h("input", { type: "range", class: "ev-slider", min: 0, max: steps, value: 0, "aria-label": "step" });
+  const counter = h("span", { class: "ev-counter" });
+  const speed = h("input", { type: "range", min: 50, max: 2000, step: 50, value: model.get("interval"),
+    "aria-label": "milliseconds per step when playing" });
+  const speedText = h("span", { class: "ev-speed-text" });
+  const zoomOut = button("zoom out", "\u2212", "zoom out (Ctrl+wheel)");
+  const zoomFit = button("fit to width", "fit", "fit the diagram to the panel's width");
+  const zoomIn = button("zoom in", "+", "zoom in (Ctrl+wheel)");
+  const tools = [first, previous, play, next, last].concat(cutoffs.length ? [cutoff] : []);
+  const toolbar = h("div", { class: "ev-toolbar", role: "toolbar", "aria-label": "player controls" },
+    h("span", { class: "ev-group" }, ...tools), h("span", { class: "ev-group ev-grow" }, slider, counter),
+    h("label", { class: "ev-group" }, "speed ", speed, speedText),
+    h("span", { class: "ev-group" }, zoomOut, zoomFit, zoomIn));
+  const data = model.get("views");
+  const panes = h("div", { class: data.length > 1 ? "ev-views ev-two" : "ev-views" });
+  const root = h("div", { class: "ev-player", tabindex: 0, role: "group",
+    "aria-label": `expectviz player, ${data.map((v) => v.algorithm).join(" and ")}, ${steps} steps` },
+  toolbar, panes);
+  el.replaceChildren(root);
+
+  data.forEach((d, i) => {
+    const view = new View(d, i, model);
+    views.push(view);
+    panes.append(view.el);
+  });
+
+  // ---- stepping
+  function show(k, again = false) {
+    k = Math.max(0, Math.min(steps, k));
+    if (k === step && !again) return true;
+    step = k;
+    let ready = true;
+    views.forEach((view, i) => { ready = view.show(i === 0 ? k : follow[k]) && ready; });
+    slider.value = k;
+    counter.textContent = `step ${k} of ${steps}`;
+    first.disabled = previous.disabled = k === 0;
+    next.disabled = last.disabled = k === steps;
+    cutoff.disabled = nextCutoff() === null;
+    if (root.contains(document.activeElement) && document.activeElement.disabled) {
+      root.focus({ preventScroll: true }); // a button just disabled would drop the focus, and the keys with it
+    }
+    return ready;
+  }
+  function go(k) { // a step chosen in the browser: show it, then tell the kernel (if there is one)
+    show(k);
+    if (model.get("step") !== step) {
+      model.set("step", step);
+      try { model.save_changes(); } catch (error) { /* no kernel: the page steps on */ }
+    }
+  }
+  function nextCutoff() {
+    for (const c of cutoffs) if (c > step) return c;
+    return null;
+  }
+  function stop() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    play.textContent = "\u25b6 Play";
+    play.setAttribute("aria-label", "play");
+  }
+  function loaded(k) { // every view has step k at hand (asks the kernel for what is missing)
+    return views.every((view, i) => view.chunk(i === 0 ? k : follow[k]) !== null);
+  }
+  function tick() {
+    if (step >= steps) { stop(); return; }
+    if (loaded(step + 1)) go(step + 1); // a chunk on its way holds the player at this step
+    timer = setTimeout(tick, Number(speed.value));
+  }
+  function toggle() {
+    if (timer !== null) { stop(); return; }
+    if (step >= steps) go(0);
+    play.textContent = "\u275a\u275a Pause";
+    play.setAttribute("aria-label", "pause");
+    timer = setTimeout(tick, Number(speed.value));
+  }
+  const user = (action) => () => { stop(); action(); };
+  const actions = {
+    first: user(() => go(0)), previous: user(() => go(step - 1)), next: user(() => go(step + 1)),
+    last: user(() => go(steps)), cutoff: user(() => { const c = nextCutoff(); if (c !== null) go(c); }),
+  };
+  first.onclick = actions.first;
+  previous.onclick = actions.previous;
+  next.onclick = actions.next;
+  last.onclick = actions.last;
+  cutoff.onclick = actions.cutoff;
+  play.onclick = toggle;
+  slider.oninput = user(() => go(Number(slider.value)));
+  function showSpeed() { speedText.textContent = ` ${speed.value} ms/step`; }
+  speed.oninput = () => {
+    showSpeed();
+    model.set("interval", Number(speed.value));
+    try { model.save_changes(); } catch (error) { /* no kernel */ }
+  };
+  showSpeed();
+
+  // ---- keys, while the player (or a control in it) has the focus.  Heard on the window as the event
+  // goes down (capturing), before JupyterLab's or Notebook 7's shortcuts, which listen on the document
+  // (Notebook 7 while capturing, too): a key the player uses never reaches the notebook.
+  const keys = { ArrowRight: actions.next, ArrowLeft: actions.previous, Home: actions.first, End: actions.last,
+    c: actions.cutoff, " ": toggle };
+  const onKey = (event) => {
+    if (!root.contains(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const onButton = event.target.tagName === "BUTTON";
+    if (event.target === speed || (onButton && (event.key === " " || event.key === "Enter"))) {
+      event.stopPropagation(); // the control's own keys; the notebook must not act on them too
+      return;
+    }
+    const action = keys[event.key];
+    if (!action || event.shiftKey) return;
+    action();
+    event.preventDefault(); // no scrolling, no slider moving on its own
+    event.stopPropagation();
+  };
+  window.addEventListener("keydown", onKey, true);
+  root.addEventListener("mousedown", (event) => {
+    if (!event.target.closest("button, input")) root.focus({ preventScroll: true });
+  });
+
+  // ---- zoom.  At zoom 1 each diagram is as wide as its panel, and at most 75% of the window's height
+  // (the CSS does that on its own until the player is on the page); two views share one scale, so that
+  // their trees line up.  Zoom z makes the drawing z times that size, and the panel scrolls.
+  function fitScale() { // pixels per SVG unit at zoom 1, or 0 while the player is not on the page
+    let scale = Infinity;
+    for (const view of views) {
+      const svg = view.canvas.querySelector("svg"), box = svg && svg.viewBox.baseVal;
+      if (!box || !box.width || !view.diagram.clientWidth) return 0;
+      scale = Math.min(scale, view.diagram.clientWidth / box.width, (0.75 * window.innerHeight) / box.height);
+    }
+    return scale;
+  }
+  function size() {
+    const scale = fitScale();
+    for (const view of views) {
+      const box = scale && view.canvas.querySelector("svg").viewBox.baseVal;
+      view.canvas.style.width = scale ? `${Math.floor(zoom * scale * box.width)}px` : "";
+      view.canvas.classList.toggle("ev-sized", scale > 0);
+    }
+  }
+  function setZoom(z, anchor) {
+    const old = zoom;
+    zoom = Math.max(ZOOMS[0], Math.min(ZOOMS[ZOOMS.length - 1], z));
+    const scrolls = views.map((view) => {
+      const pane = view.diagram, [x, y] = anchor ? anchor(pane) : [pane.clientWidth / 2, pane.clientHeight / 2];
+      return [(pane.scrollLeft + x) * (zoom / old) - x, (pane.scrollTop + y) * (zoom / old) - y];
+    });
+    size();
+    views.forEach((view, i) => view.diagram.scrollTo(...(zoom === 1 ? [0, 0] : scrolls[i])));
+    zoomFit.disabled = zoom === 1;
+  }
+  const stepZoom = (up, anchor) => setZoom(up ? ZOOMS.find((z) => z > zoom + 1e-9) || zoom
+    : [...ZOOMS].reverse().find((z) => z < zoom - 1e-9) || zoom, anchor);
+  zoomIn.onclick = () => stepZoom(true);
+  zoomOut.onclick = () => stepZoom(false);
+  zoomFit.onclick = () => setZoom(1);
+  for (const view of views) {
+    view.diagram.addEventListener("wheel", (event) => {
+      if (!event.ctrlKey) return; // plain wheel scrolls the notebook (or the zoomed diagram)
+      event.preventDefault();
+      const box = view.diagram.getBoundingClientRect(), x = event.clientX - box.left, y = event.clientY - box.top;
+      stepZoom(event.deltaY < 0, () => [x, y]);
+    }, { passive: false });
+  }
+  setZoom(1);
+  const resized = new ResizeObserver(() => size()); // shown, or the window or sidebar changed
+  resized.observe(root);
+
+  // ---- the kernel's side: a step set in Python, a new speed, a chunk of steps
+  const onStep = () => { // ignores the echo of go()'s own change
+    if (model.get("step") !== step) { stop(); show(model.get("step")); }
+  };
+  const onInterval = () => { speed.value = model.get("interval"); showSpeed(); };
+  const onMessage = (message) => {
+    if (!message || !["chunk", "error"].includes(message.type) || !views[message.view]) return;
+    views[message.view].receive(message);
+    show(step, true);
+  };
+  model.on("change:step", onStep);
+  model.on("change:interval", onInterval);
+  model.on("msg:custom", onMessage);
+  show(model.get("step"));
+  return () => { // the view is removed: stop playing, let go of the model
+    stop();
+    resized.disconnect();
+    window.removeEventListener("keydown", onKey, true);
+    model.off("change:step", onStep);
+    model.off("change:interval", onInterval);
+    model.off("msg:custom", onMessage);
+  };
+}
+
+export default { render };
