@@ -2,7 +2,7 @@
 
     python benchmarks/bench_notebooks.py
 
-Targets (the issue): the whole suite under nbval in at most 3 minutes on a 2-core machine; no
+Targets (README): the whole suite under nbval in at most 3 minutes on a 2-core machine; no
 notebook's kernel above 500 MB (a classroom JupyterHub allowance).  Peak memory is the kernel's
 own maximum resident set size (``ru_maxrss``), read by one extra cell run after all of a copy's
 cells; the stored notebooks are not touched.

@@ -9,8 +9,8 @@ Traceback (most recent call last):
 ...
 expectviz.errors.OptionError: ev.options.max_events must be a whole number >= 1, not 'many'
 >>> ev.options.reset()
->>> ev.options
-Options(max_events=5000000, max_input_bytes=50000000, max_display_steps=20000)
+>>> ev.options.max_events, ev.options.max_export_steps
+(5000000, 100000)
 
 Each search also takes ``max_events=`` as a keyword, for one call.
 """
@@ -35,6 +35,10 @@ class Options:
     """Tree text or JSON longer than this (in characters or bytes) is refused before it is read."""
     max_display_steps: int = 20_000
     """A Result with a longer trace displays its final diagram and a note instead of the step-by-step player."""
+    max_export_steps: int = 100_000
+    """``export_html`` refuses a longer trace (the page would hold every step), with a note on what to do."""
+    max_gif_frames: int = 1_000
+    """``export_gif`` refuses a longer trace (every frame is a picture)."""
 
     def __setattr__(self, name: str, value: object) -> None:
         if name not in {f.name for f in fields(self)}:

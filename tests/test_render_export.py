@@ -6,6 +6,7 @@ The GIF, PNG and PDF also need CairoSVG (see tests/test_render_raster.py for wha
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import re
 import shutil
@@ -70,3 +71,39 @@ def test_html_frames_are_packed_compactly(tmp_path: Path) -> None:
     assert len(frames) == len(result.trace) + 1
     for k in (0, 1, len(frames) // 2, len(frames) - 1):
         assert frames[k] == renderer.drawer.svg(renderer.scene.paint(result.trace.frame(k))), k
+
+
+def test_exports_over_their_cap_stop_with_a_clear_message(tmp_path: Path) -> None:
+    r = ev.alphabeta(ev.textbook("aima-fig-5.2"))
+    ev.options.max_export_steps = 10
+    ev.options.max_gif_frames = 10
+    try:
+        with pytest.raises(RenderError, match=r"23 steps, more than ev.options.max_export_steps = 10"):
+            export_html(r)
+        with pytest.raises(RenderError, match=r"max_gif_frames = 10 for a GIF"):
+            ev.export_gif(r, tmp_path / "a.gif")
+    finally:
+        ev.options.reset()
+    assert export_html(r).startswith("<!DOCTYPE html>")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_long_export_shows_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from expectviz.render.progress import SHOW_FROM
+
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    tree = ev.parse("max(" + ", ".join(f"min({i}, {i + 1}, {i + 2})" for i in range(SHOW_FROM // 8)) + ")")
+    r = ev.minimax(tree)
+    assert r.trace is not None and len(r.trace) >= SHOW_FROM
+    export_html(r)
+    shown = terminal.getvalue()
+    assert shown.startswith("\r[") and f"{len(r.trace) + 1:,} of {len(r.trace) + 1:,} steps drawn\n" in shown
+    quiet = _Terminal()
+    monkeypatch.setattr("sys.stderr", quiet)
+    export_html(ev.alphabeta(ev.textbook("aima-fig-5.2")))  # short work shows nothing
+    assert quiet.getvalue() == ""

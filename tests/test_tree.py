@@ -23,7 +23,7 @@ from expectviz.numbers import exact, format_number, format_probability
 from expectviz.tree import CHANCE, LEAF, MAX, MIN, Node, check, depth_first, height, leaf, node_at, nodes, walk
 from expectviz.tree_json import from_json, to_json, tree_to_plain
 
-# ---------------------------------------------------------------- the six forms of the issue
+# ---------------------------------------------------------------- the six forms of the README
 
 
 def test_form_plain() -> None:

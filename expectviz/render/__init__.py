@@ -8,7 +8,7 @@
 ['c2', 'c3']
 
 * :func:`draw` -- one step as a :class:`~expectviz.render.diagram.Diagram` (SVG in Jupyter, .svg/.png/.pdf files);
-* :func:`play` -- the ipywidgets player; :func:`compare` -- two searches of one tree, stepped together;
+* :func:`play` -- the player, which steps in the browser; :func:`compare` -- two searches of one tree, stepped together;
 * :func:`export_html` / :func:`export_gif` -- a player page that works offline, an animated GIF.
 
 Graphviz's ``dot`` lays each tree out once; every frame is then drawn in

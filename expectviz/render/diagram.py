@@ -219,8 +219,8 @@ def draw(
         RenderError: a bad option, or a step of a bare tree.
 
     MAX nodes are upward triangles, MIN nodes downward ones, chance nodes circles, leaves boxes with their
-    utility.  At a step: the current node is orange with a red ring, nodes on the call stack yellow with
-    thick outlines (and thick red edges), finished nodes blue with their values, pruned nodes grey and dashed
+    utility.  At a step: the current node is ringed in red-orange, nodes on the call stack yellow with
+    thick outlines (and thick red-orange edges), finished nodes blue with their values, pruned nodes grey and dashed
     with a ✂ on the pruned edges; under each visited node its [alpha, beta] window (alpha-beta, Star1/2) and
     its [lower, upper] range (AIMA Fig. 5.5).
     """

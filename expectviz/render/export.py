@@ -24,11 +24,13 @@ import os
 from collections import Counter
 from typing import Any
 
+from ..options import options
 from ..search import Result
 from ..trace import Trace
 from .diagram import FORMATS, Drawable, draw, renderer_for
 from .layout import RenderError
 from .packed import ViewPacker, module_text, pack_steps, unpack_frames
+from .progress import Progress
 from .raster import GIF_SCALE, PNG_SCALE, svg_to_image
 from .scene import DEFAULT_MAX_NODES, Paint
 
@@ -118,8 +120,13 @@ def export_html(
         The HTML text.
     """
     trace = _trace(result)
+    _check_size(len(trace), options.max_export_steps, "max_export_steps", "an exported page")
     renderer = renderer_for(trace, max_nodes=max_nodes)
-    packer = ViewPacker(trace, renderer.scene, renderer.drawer, predict=predict, chunk_steps=None)
+    with Progress(len(trace) + 1, "steps drawn") as progress:
+        packer = ViewPacker(
+            trace, renderer.scene, renderer.drawer, predict=predict, chunk_steps=None, progress=progress
+        )
+        view = packer.view()
     heading = title if title is not None else f"{trace.algorithm}: {len(trace)} steps"
     module = module_text("player.js")
     if "</script" in module.lower():  # pragma: no cover - a guard on the shipped file
@@ -130,7 +137,7 @@ def export_html(
         module=module,
         interval=int(interval),
         start=max(0, min(len(trace), step if step >= 0 else len(trace) + 1 + step)),
-        frames=_json_for_script(packer.view()),
+        frames=_json_for_script(view),
     )
     if path is not None:
         with open(os.fspath(path), "w", encoding="utf-8") as handle:
@@ -166,6 +173,7 @@ def export_gif(
     from PIL import Image
 
     trace = _trace(result)
+    _check_size(len(trace), options.max_gif_frames, "max_gif_frames", "a GIF")
     renderer = renderer_for(trace, max_nodes=max_nodes)
 
     def picture(paint: Paint) -> Any:
@@ -180,12 +188,28 @@ def export_gif(
         indexed.putpalette(colours)
         return indexed
 
-    frames = (frame(paint) for paint, _ in renderer.scene.paint_steps())  # drawn one at a time, as Pillow writes
     durations = [int(interval)] * len(trace) + [3 * int(interval)]
     name = os.fspath(path)
-    first = next(frames)
-    first.save(name, save_all=True, append_images=frames, duration=durations, loop=loop, optimize=False)
+    with Progress(len(trace) + 1, "frames drawn", shown=None if len(trace) >= 200 else False) as progress:
+
+        def frames() -> Any:  # drawn one at a time, as Pillow writes them
+            for paint, _ in renderer.scene.paint_steps():
+                progress.update(paint.step + 1)
+                yield frame(paint)
+
+        steps = frames()
+        first = next(steps)
+        first.save(name, save_all=True, append_images=steps, duration=durations, loop=loop, optimize=False)
     return name
+
+
+def _check_size(steps: int, limit: int, option: str, what: str) -> None:
+    """Refuse an export longer than its cap, saying what to do instead."""
+    if steps > limit:
+        raise RenderError(
+            f"this trace has {steps:,} steps, more than ev.options.{option} = {limit:,} for {what}; "
+            "search with a depth limit or a smaller tree, or raise the option"
+        )
 
 
 def _palette(samples: list[Any]) -> tuple[Any, list[int]]:

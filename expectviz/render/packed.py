@@ -42,6 +42,7 @@ from typing import Any, Protocol
 from ..replay import Frame
 from ..trace import Trace
 from ..tree import KIND_NAMES, LEAF, MAX, MIN
+from .progress import Progress
 from .scene import MORE, Paint, Scene
 from .style import interval, number, xml_escape
 
@@ -164,6 +165,7 @@ class ViewPacker:
         predict: leaves show "?" until the search evaluates them.
         chunk_steps: steps per chunk (None: the whole trace in one chunk).
         title: a heading for the view ("" for none).
+        progress: told of each step packed (a long export shows it; see :mod:`~expectviz.render.progress`).
     """
 
     def __init__(
@@ -175,8 +177,10 @@ class ViewPacker:
         predict: bool = False,
         chunk_steps: int | None = CHUNK_STEPS,
         title: str = "",
+        progress: Progress | None = None,
     ) -> None:
         self.trace = trace
+        self.progress = progress
         self.scene = scene
         self.drawer: SlotDrawer = _Predicting(drawer, scene) if predict else drawer
         self.chunk_steps = max(1, chunk_steps) if chunk_steps is not None else len(trace) + 1
@@ -222,6 +226,8 @@ class ViewPacker:
         def paints() -> Iterator[tuple[Paint, set[int] | None]]:
             for paint, changed in self._paints(start, stop):
                 texts.append(f"Step {paint.step}. {paint.explanation}")
+                if self.progress is not None:
+                    self.progress.update(paint.step + 1)
                 yield paint, changed
 
         pieces, frames = pack_steps(self.drawer, paints())

@@ -4,7 +4,7 @@ A :class:`Scene` is made once per tree (and trace): it picks the nodes to draw
 (at most ``max_nodes``; the rest are collapsed into "+N nodes" summaries), and
 fixes every drawn item's size, so that one Graphviz layout serves every frame.
 :meth:`Scene.paint` turns a :class:`~expectviz.trace.Frame` into the per-item
-looks, in pure Python; the SVG and DOT writers only format them.
+looks, in pure Python; the SVG drawer only formats them.
 
 Which nodes are kept when the tree is too big: first the nodes the search
 visits, level by level from the root (so the explored part near the root, with
@@ -84,7 +84,7 @@ class Item:
     """One drawn box of the diagram: a tree node, or a summary of hidden siblings."""
 
     id: str
-    """The DOT node name, ``n0`` (the root), ``n1``, ... in preorder."""
+    """The item's name in the layout and the SVG, ``n0`` (the root), ``n1``, ... in preorder."""
     path: Path
     """The node's path; for a summary, the path of its first hidden sibling."""
     kind: str

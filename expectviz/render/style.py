@@ -1,8 +1,7 @@
 """The look of a diagram: palette, sizes, number formats and text escaping.
 
-One table per concern, shared by the SVG writer (``svg.py``) and the DOT writer
-(``dot.py``), so that a PNG made by Graphviz and the SVG drawn in Python look
-alike.  Colours are the Okabe-Ito palette (safe for the common colour-vision
+One table per concern, for the one drawer (``svg.py``; PNG, PDF and GIF are its
+SVG rasterised).  Colours are the Okabe-Ito palette (safe for the common colour-vision
 deficiencies); every status also differs in line style, line width or fill
 lightness, so a greyscale print still tells them apart.
 """
@@ -29,7 +28,6 @@ __all__ = [
     "interval",
     "text_width",
     "xml_escape",
-    "dot_escape",
     "shorten",
 ]
 
@@ -60,19 +58,17 @@ class Look:
     """SVG ``stroke-dasharray`` ("" for a solid line)."""
     text: str
     """Colour of the node's own text (name, leaf value)."""
-    dot_style: str
-    """The matching Graphviz ``style`` attribute."""
 
 
 LOOKS: dict[str, Look] = {
     # Lightness steps (greyscale): unvisited white, active very light + thick black outline, current orange
     # + thickest outline + halo, done mid blue, probed light purple dashed, pruned light grey dashed.
-    "unvisited": Look("#FFFFFF", "#7A7A7A", 1.2, "", "#404040", "filled"),
-    "active": Look(OKABE_ITO["yellow"], "#000000", 2.6, "", "#000000", "filled,bold"),
-    "current": Look(OKABE_ITO["orange"], "#000000", 4.0, "", "#000000", "filled,bold"),
-    "done": Look(OKABE_ITO["sky_blue"], OKABE_ITO["blue"], 1.6, "", "#000000", "filled"),
-    "probed": Look("#EBCBDD", OKABE_ITO["reddish_purple"], 2.2, "6 3", "#000000", "filled,dashed"),
-    "pruned": Look("#EEEEEE", "#9A9A9A", 1.2, "3 3", "#8A8A8A", "filled,dashed"),
+    "unvisited": Look("#FFFFFF", "#7A7A7A", 1.2, "", "#404040"),
+    "active": Look(OKABE_ITO["yellow"], "#000000", 2.6, "", "#000000"),
+    "current": Look(OKABE_ITO["orange"], "#000000", 4.0, "", "#000000"),
+    "done": Look(OKABE_ITO["sky_blue"], OKABE_ITO["blue"], 1.6, "", "#000000"),
+    "probed": Look("#EBCBDD", OKABE_ITO["reddish_purple"], 2.2, "6 3", "#000000"),
+    "pruned": Look("#EEEEEE", "#9A9A9A", 1.2, "3 3", "#8A8A8A"),
 }
 """Node looks by NodeState status (``collapsed`` summaries reuse these)."""
 
@@ -225,18 +221,3 @@ def xml_escape(text: str) -> str:
     if _NOT_XML.search(text):
         text = _NOT_XML.sub("", text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-
-
-def dot_escape(text: str, *, newline: str = "\\n") -> str:
-    """A DOT double-quoted string (with the quotes) whose label shows ``text`` literally.
-
-    Graphviz reads backslash escapes (``\\n``, ``\\N``) and HTML entities in
-    labels, so backslashes are doubled and ``&`` becomes ``&amp;``.  Newlines
-    in ``text`` become ``newline``: ``\\n`` (centred lines) or ``\\l`` (left-justified;
-    the last line then ends with it too).
-    """
-    text = "".join(ch for ch in text if ch == "\n" or ch >= " ")
-    text = text.replace("\\", "\\\\").replace('"', '\\"').replace("&", "&amp;")
-    if newline == "\\l":
-        text += "\n"
-    return '"' + text.replace("\n", newline) + '"'

@@ -77,7 +77,7 @@ __all__ = ["Drawer", "LEGEND_MIN_WIDTH", "SIDE_LEGEND_MAX_WIDTH"]
 
 _HALO = ' stroke="#FFFFFF" stroke-width="3" paint-order="stroke"'
 """A white outline under text, so that labels stay readable where lines pass."""
-_PLAIN = Look("#FFFFFF", "#000000", 1.4, "", "#000000", "filled")
+_PLAIN = Look("#FFFFFF", "#000000", 1.4, "", "#000000")
 CAPTION_HEIGHT = 20.0
 LEGEND_MIN_WIDTH = 340.0
 """The legend wraps to the tree's width, but never narrower than this (its longest entry fits)."""
