@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
-"""Screenshots of the player and a diagram as they look in JupyterLab, for the docs and for review.
+"""Screenshots of the player, a handout and the exported page, for the README and for review.
 
-    .venv/bin/python scripts/screenshots.py                  # writes the three docs/*.png below
-    .venv/bin/python scripts/screenshots.py --scale 1        # at 1 pixel per CSS pixel (smaller files)
+    .venv/bin/python scripts/screenshots.py                  # writes the five docs/*.png below
+    .venv/bin/python scripts/screenshots.py --scale 1        # the cell outputs at 1 pixel per CSS pixel
     .venv/bin/python scripts/screenshots.py --review shots/  # whole windows, to look at the layout
+
+The default run writes into docs/ (or --out):
+
+- player-alphabeta-cutoff.png: the player on AIMA Fig. 5.2, alpha-beta at step 13, the cutoff at C;
+- player-coin-flip.png: the player on expectiminimax's coin-flip tree at the step where the first
+  chance node's value is backed up (the sentence shows the probability-weighted average);
+  (these two: a throwaway JupyterLab (tests/_lab.py), simple interface at 1280x900 with the sidebars and the
+  status bar hidden, one screenshot of each cell's output, at --scale)
+- player-lesson-05.png: the whole JupyterLab window at 1280x800 with the file browser open, lesson 05 run,
+  its Star1 player stepped to Star1's first cutoff;
+- handout-fig-5.2.png: the PNG ``expectviz render aima-fig-5.2 --algorithm alphabeta --step 13 -o ...`` writes;
+- exported-page.png: the page ``ev.export_html`` writes for Fig. 5.2 alpha-beta, opened from disk at 1280x800
+  and stepped to 13 with its "next cutoff" button.
 
 With ``--review DIR`` it writes, instead, whole-window screenshots at 1280x800 and 1920x1080 of the
 player in JupyterLab (file browser open, as a new user sees it) and of the exported page:
 ``lab-1280x800.png``, ``lab-1920x1080.png``, ``page-1280x800.png``, ``page-1920x1080.png``.
-
-Runs a throwaway JupyterLab (tests/_lab.py) with one notebook, opens it in headless Chromium (1280x900,
-simple interface, sidebars and status bar hidden), runs it, and screenshots each cell's output:
-
-- docs/player-alphabeta-cutoff.png: the player on AIMA Fig. 5.2, alpha-beta at step 13, the cutoff at C;
-- docs/player-coin-flip.png: the player on expectiminimax's coin-flip tree at the step where the first
-  chance node's value is backed up (the sentence shows the probability-weighted average);
-- docs/diagram-star1.png: ev.draw() of Star1 on the AIMA exercise tree, bounds (-2, 2), at its chance-node cutoff.
 
 Needs Chromium (/usr/bin/chromium, or $EXPECTVIZ_CHROMIUM), Playwright and Graphviz's dot.
 """
@@ -23,9 +28,12 @@ Needs Chromium (/usr/bin/chromium, or $EXPECTVIZ_CHROMIUM), Playwright and Graph
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -48,16 +56,6 @@ def chance_backup_step(result: ev.Result) -> int:
     raise SystemExit("no chance node is backed up in this trace")
 
 
-def chance_cutoff_step(result: ev.Result) -> int:
-    """The first step where a cutoff prunes at a chance node."""
-    trace = result.trace
-    assert trace is not None
-    for i, event in enumerate(trace):
-        if event.kind == "cutoff" and trace.node(event.path).kind == CHANCE:
-            return i + 1
-    raise SystemExit("no cutoff at a chance node in this trace")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="folder for the PNGs (default: docs/)")
@@ -71,11 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         return review(args.review)
 
     coin_step = chance_backup_step(ev.expectiminimax("coin-flip"))
-    star_step = chance_cutoff_step(ev.star1("aima-star-exercise", bounds=(-2, 2)))
     shots = [  # (file, cell source, what the output is)
         ("player-alphabeta-cutoff.png", 'ev.play(ev.alphabeta("aima-fig-5.2"), step=13)', "player"),
         ("player-coin-flip.png", f'ev.play(ev.expectiminimax("coin-flip"), step={coin_step})', "player"),
-        ("diagram-star1.png", f'ev.draw(ev.star1("aima-star-exercise", bounds=(-2, 2)), step={star_step})', "svg"),
     ]
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
@@ -90,7 +86,6 @@ def main(argv: list[str] | None = None) -> int:
         _lab.hide_chrome(page)
         _lab.run_all(page)
         _lab.wait_for_players(page, sum(kind == "player" for _, _, kind in shots))
-        _lab.wait_for_outputs(page, '.jp-OutputArea-output[data-mime-type="image/svg+xml"]')
         page.evaluate("() => document.fonts.ready.then(() => true)")
         page.mouse.move(0, 0)
         page.wait_for_timeout(500)  # let the last layout settle
@@ -106,12 +101,91 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{shown}: {size / 1000:.0f} KB  <- {cell}")
             if size > MAX_BYTES:
                 too_big.append(f"{shown} is over {MAX_BYTES // 1000} KB: try a smaller --scale")
-        if errors:
-            print("JavaScript errors in the page:", *errors, sep="\n  ", file=sys.stderr)
+        context.close()
+        lesson_player(chromium, base_url, root, args.out / "player-lesson-05.png", errors)
+        exported_page(chromium, args.out / "exported-page.png", errors)
+    handout(args.out / "handout-fig-5.2.png")
+    for name in ("player-lesson-05.png", "exported-page.png", "handout-fig-5.2.png"):
+        path = args.out / name
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"{shown}: {path.stat().st_size / 1000:.0f} KB")
+        if path.stat().st_size > MAX_BYTES:
+            too_big.append(f"{shown} is over {MAX_BYTES // 1000} KB")
+    if errors:
+        print("JavaScript errors in the page:", *errors, sep="\n  ", file=sys.stderr)
     print(f"done in {time.monotonic() - started:.0f} s")
     for problem in too_big:
         print(problem, file=sys.stderr)
     return 1 if errors or too_big else 0
+
+
+LESSON = ROOT / "notebooks" / "05-pruning-chance-nodes.ipynb"
+
+
+def lesson_player(chromium: Any, base_url: str, root: Path, path: Path, errors: list[str]) -> None:
+    """Lesson 05 run in JupyterLab at 1280x800 (file browser open), its Star1 player at the first cutoff."""
+    import nbformat
+
+    notebook = nbformat.read(LESSON, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    notebook.metadata.pop("widgets", None)
+    nbformat.write(notebook, root / LESSON.name)
+    page = _lab.new_page(chromium, width=1280, height=800)
+    _lab.open_notebook(page, base_url, LESSON.name)
+    _lab.show_file_browser(page)
+    _lab.run_all(page)
+    player = _lab.wait_for_players(page, 1).first
+    if "star1" not in (player.get_attribute("aria-label") or ""):
+        raise SystemExit(f"{LESSON.name}: the first player is not Star1's")
+    player.get_by_role("button", name="next cutoff", exact=True).click()
+    page.wait_for_function(
+        "p => !p.querySelector('.ev-counter').textContent.startsWith('step 0 ')", arg=player.element_handle()
+    )
+    player.evaluate("p => p.scrollIntoView({block: 'end'})")  # all of the player, and its cell's code if it fits
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(path), animations="disabled")
+    errors += page.errors
+    _lab.shut_down_kernel(page)
+    page.context.close()
+
+
+def exported_page(chromium: Any, path: Path, errors: list[str]) -> None:
+    """The exported page of Fig. 5.2 alpha-beta, from disk at 1280x800, stepped to the cutoff at step 13."""
+    with tempfile.TemporaryDirectory(prefix="expectviz-shots-") as tmp:
+        page_file = Path(tmp) / "alphabeta.html"
+        ev.export_html(ev.alphabeta("aima-fig-5.2"), page_file)
+        page = _lab.new_page(chromium, width=1280, height=800)
+        page.goto(page_file.as_uri())
+        page.wait_for_selector(".ev-canvas svg")
+        page.get_by_role("button", name="next cutoff", exact=True).click()
+        page.locator(".ev-sentence").filter(has_text="Step 13.").wait_for()
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(path), animations="disabled")
+        errors += page.errors
+        page.context.close()
+
+
+def handout(path: Path) -> None:
+    """The handout: the PNG ``expectviz render`` writes for Fig. 5.2 alpha-beta at step 13."""
+    command = [
+        sys.executable,
+        "-m",
+        "expectviz",
+        "render",
+        "aima-fig-5.2",
+        "--algorithm",
+        "alphabeta",
+        "--step",
+        "13",
+        "-o",
+        str(path),
+    ]
+    subprocess.run(command, check=True, cwd=ROOT)
 
 
 SIZES = [(1280, 800), (1920, 1080)]

@@ -13,9 +13,11 @@ notebook for the whole module, at 1280x800 with the file browser open:
     [4] ev.compare(...)                # alpha-beta and minimax side by side
     [5] Player(..., chunk_steps=4)     # a trace sent in chunks of four steps, asked for from the browser
 
-The player steps in the browser: the last test shuts the kernel down and steps on.  A Notebook 7
-server then runs the same notebook for the keyboard.  Skips itself (with the reason) where Chromium or
-Playwright is missing.  About 40 s.
+The player steps in the browser: one test shuts the kernel down and steps on.  On the same server, a fresh
+page then opens every lesson in notebooks/ (a copy without outputs), runs it and checks that each player's
+diagram and side panel lie inside the visible output area (about 50 s), and another runs a player whose
+names and move labels are markup.  A Notebook 7 server then runs the first notebook for the keyboard.
+Skips itself (with the reason) where Chromium or Playwright is missing.  About 90 s.
 """
 
 from __future__ import annotations
@@ -77,31 +79,39 @@ def chromium() -> Iterator[Any]:
         yield instance
 
 
-def _open(app: str, chromium: Any) -> Iterator[tuple[Any, Any]]:
-    with _lab.lab_server(app=app) as (base_url, root):
-        page = _lab.new_page(chromium, width=1280, height=800, timeout_ms=TIMEOUT)
-        _lab.write_notebook(root, "player.ipynb", CELLS)
-        _lab.open_notebook(page, base_url, "player.ipynb", app=app)
-        if app == "lab":
-            _lab.show_file_browser(page)
-        for index in (0, 1):
-            _lab.run_cell(page, index)
-        players = _lab.wait_for_players(page, 2)
-        yield page, players
-        page.context.close()
+def _open(app: str, chromium: Any, server: _lab.Lab) -> Iterator[tuple[Any, Any]]:
+    base_url, root = server
+    page = _lab.new_page(chromium, width=1280, height=800, timeout_ms=TIMEOUT)
+    _lab.write_notebook(root, "player.ipynb", CELLS)
+    _lab.open_notebook(page, base_url, "player.ipynb", app=app)
+    if app == "lab":
+        _lab.show_file_browser(page)
+    for index in (0, 1):
+        _lab.run_cell(page, index)
+    players = _lab.wait_for_players(page, 2)
+    yield page, players
+    page.context.close()
 
 
 @pytest.fixture(scope="module")
-def lab(chromium: Any) -> Iterator[tuple[Any, Any]]:
+def lab_server(chromium: Any) -> Iterator[_lab.Lab]:
+    """One JupyterLab server for the module's JupyterLab tests."""
+    with _lab.lab_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def lab(chromium: Any, lab_server: _lab.Lab) -> Iterator[tuple[Any, Any]]:
     """The JupyterLab page with the first two cells run, and the locator of their two players."""
-    yield from _open("lab", chromium)
+    yield from _open("lab", chromium, lab_server)
 
 
 @pytest.fixture(scope="module")
 def notebook7(chromium: Any) -> Iterator[tuple[Any, Any]]:
     """The same notebook in Notebook 7."""
     pytest.importorskip("notebook", reason="notebook (Notebook 7) is not installed")
-    yield from _open("notebook", chromium)
+    with _lab.lab_server(app="notebook") as server:
+        yield from _open("notebook", chromium, server)
 
 
 def _expect() -> Any:
@@ -256,6 +266,142 @@ def test_steps_without_a_kernel(lab: tuple[Any, Any]) -> None:
 def test_no_errors_in_the_page(lab: tuple[Any, Any]) -> None:
     page, _ = lab
     assert page.errors == [], f"JavaScript errors in the page: {page.errors}"
+
+
+LESSONS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+SHOWN_AS_PLAYER = ("Player(", "Compare(", "Result(")  # the reprs of what displays as the player
+
+
+def players_stored(notebook: Any) -> int:
+    """How many players (or compares) the stored outputs of a lesson show (nbval keeps them)."""
+    return sum(
+        1
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        if "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+        and output["data"].get("text/plain", "").startswith(SHOWN_AS_PLAYER)
+    )
+
+
+_RUN_ALL_DONE = """error => {
+    for (const el of document.querySelectorAll(error)) if (el.textContent.includes('Traceback')) return true;
+    const w = window.jupyterapp.shell.currentWidget;
+    const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
+    if (!kernel || kernel.status !== 'idle') return false;
+    return w.content.widgets.every(cell => cell.model.type !== 'code' || !cell.model.sharedModel.getSource().trim()
+        || cell.model.executionCount !== null);
+}"""
+
+_MEASURE = """root => {
+    const box = el => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+    const output = root.closest('.jp-OutputArea-output');
+    const scroller = root.closest('.jp-WindowedPanel-outer') || root.closest('.jp-Notebook');
+    return {
+        output: box(output), scroller: box(scroller),
+        outputOverflow: output.scrollWidth - output.clientWidth,
+        svgs: [...root.querySelectorAll('.ev-canvas > svg')].map(box),
+        sides: [...root.querySelectorAll('.ev-side')].map(box),
+        overflow: [...root.querySelectorAll('.ev-diagram')].map(d => d.scrollWidth - d.clientWidth),
+    };
+}"""
+
+
+def _inside(part: list[float], area: list[float], *, vertically: bool) -> bool:
+    left, top, right, bottom = part
+    ok = left >= area[0] - 0.5 and right <= area[2] + 0.5
+    return ok and (not vertically or (top >= area[1] - 0.5 and bottom <= area[3] + 0.5))
+
+
+def test_every_lessons_players_fit_the_window(chromium: Any, lab_server: _lab.Lab) -> None:
+    """At 1280x800 with the file browser open, each lesson's players show all of their diagram and panel."""
+    import nbformat
+
+    base_url, root = lab_server
+    page = _lab.new_page(chromium, width=1280, height=800, timeout_ms=TIMEOUT)
+    problems: list[str] = []
+    for path in LESSONS:
+        notebook = nbformat.read(path, as_version=4)
+        expected = players_stored(notebook)
+        for cell in notebook.cells:  # run afresh: no stored outputs or widget state
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = [], None
+        notebook.metadata.pop("widgets", None)
+        nbformat.write(notebook, root / path.name)
+        _lab.open_notebook(page, base_url, path.name)
+        _lab.show_file_browser(page)
+        _lab.run_all(page)
+        page.wait_for_function(_RUN_ALL_DONE, arg=_lab.ERROR, timeout=120_000, polling=250)
+        players = _lab.wait_for_players(page, expected)
+        assert players.count() == expected, (path.name, players.count(), expected)
+        for i in range(expected):
+            player = players.nth(i)
+            for k in range(player.locator(".ev-canvas > svg").count()):
+                player.locator(".ev-canvas > svg").nth(k).scroll_into_view_if_needed()
+                page.wait_for_function(
+                    "root => [...root.querySelectorAll('.ev-canvas')].every(c => c.classList.contains('ev-sized'))",
+                    arg=player.element_handle(),
+                )
+                m = player.evaluate(_MEASURE)
+                visible = [max(m["output"][0], m["scroller"][0]), m["scroller"][1],
+                           min(m["output"][2], m["scroller"][2]), m["scroller"][3]]
+                where = f"{path.name}, player {i}"
+                if not _inside(m["svgs"][k], visible, vertically=True):
+                    problems.append(f"{where}: diagram {k} at {m['svgs'][k]} is not inside {visible}")
+                for side in m["sides"]:
+                    if not _inside(side, visible, vertically=False):
+                        problems.append(f"{where}: side panel at {side} is not inside {visible}")
+                if any(m["overflow"]) or m["outputOverflow"] > 0:
+                    problems.append(f"{where}: horizontal scrollbar ({m['overflow']}, output {m['outputOverflow']})")
+        _lab.shut_down_kernel(page)
+    errors = list(page.errors)
+    page.context.close()
+    assert not problems, "\n".join(problems)
+    assert errors == [], f"JavaScript errors in the page: {errors}"
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a quoted name in the tree notation."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+SCRIPT = "<script>window.__pwned=1</script>"
+IMG = '</svg><img src=x onerror="window.__pwned=1">'
+QUOTES = "'it's \"quoted\" & co"
+HOSTILE = (
+    f"max {_quoted(SCRIPT)}({_quoted(IMG)}: min {_quoted(IMG)}(3, 12), "
+    f"{_quoted(SCRIPT)}: min {_quoted('a & b')}(2, 4), {_quoted(QUOTES)}: min {_quoted(QUOTES)}(1, 5))"
+)
+
+
+def test_hostile_labels_show_as_text_in_the_live_player(chromium: Any, lab_server: _lab.Lab) -> None:
+    base_url, root = lab_server
+    steps = len(ev.alphabeta(HOSTILE).trace or ())
+    page = _lab.new_page(chromium, width=1280, height=800, timeout_ms=TIMEOUT)
+    _lab.write_notebook(root, "hostile.ipynb", [f"import expectviz as ev\np = ev.play(ev.alphabeta({HOSTILE!r}))\np"])
+    _lab.open_notebook(page, base_url, "hostile.ipynb")
+    _lab.run_cell(page, 0)
+    player = _lab.wait_for_players(page, 1).first
+    _expect()(explanation(player)).to_contain_text("Step 0.", timeout=TIMEOUT)
+    seen: set[str] = set()
+    for step in range(1, steps + 1):  # every step, each label in the drawing and in the call stack
+        button(player, "next step").click()
+        _expect()(explanation(player)).to_contain_text(f"Step {step}.", timeout=TIMEOUT)
+        seen.update(player.locator(".ev-canvas text").all_text_contents())
+        seen.add(player.locator(".ev-side").inner_text())
+        seen.add(explanation(player).inner_text())
+    shown = "\n".join(seen)
+    for label in (SCRIPT, IMG, "a & b", QUOTES):
+        assert label in shown, (label, shown[:2000])
+    assert page.evaluate("() => window.__pwned") is None
+    assert player.locator("script, img, foreignObject").count() == 0
+    assert page.locator(".jp-OutputArea-output img[src='x']").count() == 0
+    html = player.locator(".ev-canvas").inner_html()
+    assert "&lt;script&gt;" in html and "&amp;" in html  # the markup holds them as text
+    _lab.shut_down_kernel(page)
+    errors = list(page.errors)
+    page.context.close()
+    assert errors == [], f"JavaScript errors in the page: {errors}"
 
 
 def test_notebook_7_keys(notebook7: tuple[Any, Any]) -> None:

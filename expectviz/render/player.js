@@ -39,7 +39,9 @@ class Chunk {
     this.at = 0;
   }
   has(step) { return step >= this.start && step <= this.last; }
-  svg(step) {
+  svg(step) { return this.at_(step).map((i) => this.pieces[i]).join(""); }
+  /** The piece of every slot at `step` (the chunk's own array: read it, do not keep it). */
+  at_(step) {
     const k = step - this.start;
     while (this.at < k) {
       const ops = this.frames[++this.at];
@@ -49,8 +51,67 @@ class Chunk {
       const ops = this.frames[this.at], old = this.undo[this.at--];
       for (let j = 0; j < ops.length; j += 2) this.state[ops[j]] = old[j / 2];
     }
-    return this.state.map((i) => this.pieces[i]).join("");
+    return this.state;
   }
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const HEAD = 5; // slots before the items' (svg.Drawer.HEAD): svg and title, caption, rect and text, caption, group
+const CAPTIONS = [1, 3]; // the slots holding the caption's text
+
+/**
+ * The diagram in the page, patched slot by slot: a step replaces only the DOM nodes of the slots it changes
+ * (a few), instead of parsing the whole SVG again (thousands of elements on a big tree).
+ */
+class Canvas {
+  constructor(el) { this.el = el; this.shown = null; }
+
+  draw(pieces, state) {
+    const changed = [];
+    if (this.shown && this.pieces === pieces && this.shown.length === state.length) {
+      for (let s = 0; s < state.length; s++) if (state[s] !== this.shown[s]) changed.push(s);
+    }
+    const last = state.length - 1, structural = (s) => s < HEAD && !CAPTIONS.includes(s) || s === last;
+    if (!this.shown || this.pieces !== pieces || changed.length > state.length / 4 || changed.some(structural)) {
+      this.build(pieces, state);
+    } else {
+      for (const s of changed) this.replace(s, pieces[state[s]]);
+    }
+    this.shown = state.slice();
+    this.pieces = pieces;
+  }
+
+  build(pieces, state) {
+    const last = state.length - 1;
+    this.el.innerHTML = state.slice(0, HEAD).map((i) => pieces[i]).join("") + pieces[state[last]];
+    const svg = this.el.firstElementChild;
+    this.texts = [svg.querySelector("title"), [...svg.children].find((e) => e.tagName === "text")];
+    this.group = [...svg.children].find((e) => e.tagName === "g");
+    this.nodes = [];
+    for (let s = HEAD; s < last; s++) {
+      const nodes = parse(pieces[state[s]]);
+      this.group.append(...nodes);
+      this.nodes.push(nodes);
+    }
+  }
+
+  replace(slot, piece) {
+    if (CAPTIONS.includes(slot)) { this.texts[CAPTIONS.indexOf(slot)].innerHTML = piece; return; }
+    const k = slot - HEAD, old = this.nodes[k], fresh = parse(piece);
+    let anchor = old.length ? old[0] : null;
+    for (let t = k + 1; !anchor && t < this.nodes.length; t++) if (this.nodes[t].length) anchor = this.nodes[t][0];
+    for (const node of fresh) this.group.insertBefore(node, anchor);
+    for (const node of old) node.remove();
+    this.nodes[k] = fresh;
+  }
+}
+
+/** The SVG nodes a slot's text makes, parsed as the browser parses them inside an <svg>. */
+function parse(text) {
+  if (!text) return [];
+  const holder = document.createElementNS(SVG_NS, "g");
+  holder.innerHTML = text;
+  return [...holder.childNodes];
 }
 
 /** One search as shown: its chunks (asked for when needed) and its part of the page. */
@@ -72,17 +133,16 @@ class View {
     this.title = h("div", { class: "ev-title" });
     this.sentence = h("div", { class: "ev-sentence", "aria-live": "polite" });
     this.canvas = h("div", { class: "ev-canvas" });
+    this.drawing = new Canvas(this.canvas);
     this.diagram = h("div", { class: "ev-diagram", role: "img", "aria-label": `${d.algorithm} search tree` },
       this.canvas);
-    const head = ["node", "kind"].concat(d.windowed ? ["[\u03b1, \u03b2]"] : [], ["value so far"],
-      d.star ? ["bounds"] : []);
-    this.columns = head.length;
-    this.rows = h("tbody");
+    // One block per call: its name and kind, then what is known of it as chips (window, value so far,
+    // bounds) that wrap between chips but never inside a number, so a Star1 call fits the fixed-width panel.
+    this.rows = h("div", { class: "ev-calls", role: "list" });
     this.visited = h("div", { class: "ev-visited" });
-    const table = h("table", {}, h("thead", {}, h("tr", {}, ...head.map((t) => h("th", {}, t)))), this.rows);
     const side = h("div", { class: "ev-side", "aria-label": "call stack" },
       h("div", { class: "ev-side-inner" }, h("div", { class: "ev-side-title" }, "Call stack (root first)"),
-        table, this.visited));
+        this.rows, this.visited));
     this.el = h("div", { class: "ev-view" }, this.title, this.sentence,
       h("div", { class: "ev-body" }, this.diagram, side));
   }
@@ -122,7 +182,7 @@ class View {
     }
     if (this.shown !== step) {
       const i = step - chunk.start;
-      this.canvas.innerHTML = chunk.svg(step);
+      this.drawing.draw(chunk.pieces, chunk.at_(step));
       this.sentence.textContent = chunk.texts[i];
       this.showStack(chunk, i);
       const [visited, leaves, cutoffs] = d.stats;
@@ -138,18 +198,24 @@ class View {
   showStack(chunk, i) {
     const ids = chunk.stacks[i], depth = chunk.depths[i], body = [];
     if (depth > ids.length) {
-      body.push(h("tr", {}, h("td", { colspan: this.columns, class: "ev-more" },
-        `${(depth - ids.length).toLocaleString()} more calls above`)));
+      body.push(h("div", { class: "ev-more" }, `${(depth - ids.length).toLocaleString()} more calls above`));
     }
     const top = ids.length ? chunk.rows[ids[0]][0] : 0;
     for (const id of ids) {
       const [indent, node, kind, window, value, bounds] = chunk.rows[id];
-      const cells = [node, kind].concat(this.data.windowed ? [window] : [], [value], this.data.star ? [bounds] : []);
-      const row = h("tr", {}, ...cells.map((text) => h("td", {}, text)));
-      row.firstChild.style.paddingLeft = `${0.3 + 0.8 * (indent - top)}em`;
-      body.push(row);
+      const chips = [];
+      if (this.data.windowed && window) chips.push(`\u03b1\u03b2 ${window}`);
+      if (value) chips.push(`${kind === "MAX" ? "\u2265" : "\u2264"} ${value} so far`);
+      if (bounds) chips.push(...bounds.split("; "));
+      const call = h("div", { class: "ev-call", role: "listitem" },
+        h("div", { class: "ev-call-head" }, h("span", { class: "ev-call-name" }, node), " ",
+          h("span", { class: "ev-call-kind" }, kind)),
+        ...(chips.length ? [h("div", { class: "ev-call-known" }, ...chips.map((t) => h("span", { class: "ev-chip" }, t)))]
+          : []));
+      call.style.paddingLeft = `${0.8 * (indent - top)}em`;
+      body.push(call);
     }
-    if (!body.length) body.push(h("tr", {}, h("td", { colspan: this.columns, class: "ev-more" }, "empty")));
+    if (!body.length) body.push(h("div", { class: "ev-more" }, "empty"));
     this.rows.replaceChildren(...body);
     this.visited.textContent = `Nodes visited so far: ${chunk.visited[i].toLocaleString()} of ` +
       `${this.data.stats[0].toLocaleString()}`;
