@@ -423,3 +423,24 @@ def test_notebook_7_keys(notebook7: tuple[Any, Any]) -> None:
     known = "Cannot read properties of undefined (reading 'schema')"
     errors = [error for error in page.errors if error != known]
     assert errors == [], f"JavaScript errors in the page: {errors}"
+
+
+def test_the_live_player_and_the_exported_page_draw_the_same(lab: tuple[Any, Any], tmp_path: Path) -> None:
+    """One front end: at the same step, the notebook's player and the exported page show the same SVG."""
+    page, players = lab
+    player = players.nth(0)
+    exported = tmp_path / "fig-5.2.html"
+    ev.export_html(ev.alphabeta("aima-fig-5.2"), exported)
+    other = page.context.new_page()
+    try:
+        other.goto(exported.as_uri())
+        other.wait_for_selector(".ev-canvas svg", timeout=TIMEOUT)
+        go = "(slider, k) => { slider.value = String(k); slider.dispatchEvent(new Event('input', {bubbles: true})); }"
+        assert TRACE is not None
+        for k in (0, 9, CUTOFF, len(TRACE)):
+            player.locator('input[aria-label="step"]').evaluate(go, k)
+            other.locator('input[aria-label="step"]').evaluate(go, k)
+            live = player.locator(".ev-canvas").inner_html()
+            assert live.startswith("<svg") and live == other.locator(".ev-canvas").inner_html(), k
+    finally:
+        other.close()

@@ -231,9 +231,9 @@ function render({ model, el }) {
   const button = (label, text, title) => h("button", { type: "button", class: "ev-button", "aria-label": label,
     title }, text);
   const first = button("first step", "|\u25c0", "first step (Home)");
-  const previous = button("previous step", "\u25c0", "previous step (\u2190)");
+  const previous = button("previous step", "\u2039", "previous step (\u2190)");
   const play = button("play", "\u25b6 Play", "play / pause (Space)");
-  const next = button("next step", "\u25b6", "next step (\u2192)");
+  const next = button("next step", "\u203a", "next step (\u2192)");
   const last = button("last step", "\u25b6|", "last step (End)");
   const cutoff = button("next cutoff", "next cutoff \u2702", "jump to the next step where a cutoff prunes (c)");
   const slider = h("input", { type: "range", class: "ev-slider", min: 0, max: steps, value: 0, "aria-label": "step" });
