@@ -24,28 +24,16 @@ from __future__ import annotations
 import argparse
 import gc
 import math
-import random
 import statistics
 import time
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
+from bench_search import uniform_tree  # the same trees as the search benchmark
+
 import expectviz as ev
-from expectviz.tree import LEAF, MAX, MIN, Node, check
-
-
-def uniform_tree(branching: int, depth: int, seed: int = 2026) -> Node:
-    """A MAX/MIN tree with every inner node of ``branching`` children and random integer leaves."""
-    rng = random.Random(seed)
-
-    def build(level: int) -> Node:
-        if level == depth:
-            return Node(LEAF, value=rng.randint(-100, 100))
-        kind = MAX if level % 2 == 0 else MIN
-        return Node(kind, children=tuple(build(level + 1) for _ in range(branching)))
-
-    return check(build(0))
+from expectviz.tree import LEAF, MAX, Node
 
 
 def bare_minimax(node: Node) -> tuple[Any, int | None]:

@@ -83,23 +83,16 @@ class Namer:
 
     def __call__(self, nid: int) -> str:
         ix = self.ix
-        node = ix.nodes[nid]
-        depth = ix.depth[nid]
-        moves: list[str] = []
-        at = nid
-        while ix.parent[at] >= 0 and len(moves) < (MOVES_SHOWN if depth <= MOVES_SHOWN else 3):
-            moves.append(_move(ix.nodes[at], ix.child_index[at]))
-            at = ix.parent[at]
-        moves.reverse()
-        return _phrase(node, moves, depth, self.unique)
+        return self._named(ix.nodes[nid], [], nid, ix.depth[nid])
 
     def child(self, nid: int, index: int) -> str:
         """Name child ``index`` of the reached node ``nid`` (reached or not)."""
+        node = self.ix.nodes[nid].children[index]
+        return self._named(node, [_move(node, index)], nid, self.ix.depth[nid] + 1)
+
+    def _named(self, node: Node, moves: list[str], at: int, depth: int) -> str:
+        """Name ``node`` at ``depth``: ``moves`` (last move first) continued up from node ``at`` as far as shown."""
         ix = self.ix
-        node = ix.nodes[nid].children[index]
-        depth = ix.depth[nid] + 1
-        moves = [_move(node, index)]
-        at = nid
         while ix.parent[at] >= 0 and len(moves) < (MOVES_SHOWN if depth <= MOVES_SHOWN else 3):
             moves.append(_move(ix.nodes[at], ix.child_index[at]))
             at = ix.parent[at]
