@@ -66,7 +66,7 @@ class NodeState:
 class Frame:
     """The state of a search after ``step`` events (step 0: before the search)."""
 
-    __slots__ = ("trace", "step", "_ix", "_explanation", "_event", "_open_ranges")
+    __slots__ = ("trace", "step", "_ix", "_explanation", "_event", "_open_ranges", "_climb")
 
     def __init__(self, trace: Trace, step: int) -> None:
         self.trace = trace
@@ -264,31 +264,33 @@ class Frame:
         visit, close = ix.visit_at(nid, step)
         if 0 <= close < step:
             return ranges(self.trace).at_close(nid, close)
-        if self._open_ranges is None:
-            self._open_ranges = self._ranges_on_stack()
-        return self._open_ranges.get(nid, self.trace.value_bounds)
+        return self._range_on_stack(nid)
 
-    def _ranges_on_stack(self) -> dict[int, tuple[Value, Value]]:
-        """The range of every open node, deepest first: each combines its finished children and the open one."""
+    def _range_on_stack(self, nid: int) -> tuple[Value, Value]:
+        """The range of an open node: each open node combines its finished children's ranges and its open
+        child's, so the stack is climbed from its innermost call, only as far up as ``nid`` (and remembered)."""
         ix, step = self._ix, self.step
-        out: dict[int, tuple[Value, Value]] = {}
-        below = -1
-        for nid in reversed(self.stack.ids()):
-            if ix.nodes[nid].kind == LEAF_NODE:
-                out[nid] = self.trace.value_bounds
-                below = nid
-                continue
-            known = []
-            for child in ix.children(nid):
-                if child == below:
-                    known.append((child, out[child]))
-                    continue
-                v, c = ix.visit_at(child, step)
-                if 0 <= c < step:
-                    known.append((child, ranges(self.trace).at_close(child, c)))
-            out[nid] = combine(ix, nid, known, self.trace.value_bounds)
-            below = nid
-        return out
+        if self._open_ranges is None:
+            self._open_ranges = {}
+            self._climb = (ix.top(step), -1)  # the next open node to work out, and the one below it
+        found = self._open_ranges
+        at, below = self._climb
+        while nid not in found and at >= 0:
+            if ix.nodes[at].kind == LEAF_NODE:
+                found[at] = self.trace.value_bounds
+            else:
+                known = []
+                for child in ix.children(at):
+                    if child == below:
+                        known.append((child, found[child]))
+                        continue
+                    v, c = ix.visit_at(child, step)
+                    if 0 <= c < step:
+                        known.append((child, ranges(self.trace).at_close(child, c)))
+                found[at] = combine(ix, at, known, self.trace.value_bounds)
+            at, below = ix.parent[at], at
+        self._climb = (at, below)
+        return found.get(nid, self.trace.value_bounds)
 
     @property
     def nodes(self) -> dict[Path, NodeState]:

@@ -107,3 +107,17 @@ def test_a_long_export_shows_progress_on_a_terminal(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr("sys.stderr", quiet)
     export_html(ev.alphabeta(ev.textbook("aima-fig-5.2")))  # short work shows nothing
     assert quiet.getvalue() == ""
+
+
+def test_drawing_and_exporting_a_10000_level_chain_stay_linear() -> None:
+    """Per step, the page's call-stack panel and the diagram look only at the innermost calls: quadratic work here
+    takes minutes, linear work about a second (the cap only catches the former)."""
+    from strategies import time_limit
+
+    depth = 10_000
+    chain = ev.parse("".join(f"{'max' if i % 2 == 0 else 'min'}(" for i in range(depth)) + "1" + ")" * depth)
+    r = ev.alphabeta(chain)
+    with time_limit(60, "drawing and exporting a 10,000-level chain"):
+        assert ev.draw(r).svg.startswith("<svg")
+        page = export_html(r)
+    assert page.startswith("<!DOCTYPE html>") and f"{len(r.trace or ())} steps" in page

@@ -39,6 +39,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Protocol
 
+from ..explain import Namer
 from ..replay import Frame
 from ..trace import Trace
 from ..tree import KIND_NAMES, LEAF, MAX, MIN
@@ -188,6 +189,7 @@ class ViewPacker:
         self._walk: Iterator[tuple[Paint, set[int] | None]] | None = None
         self._walked = -1  # the last step the sequential walk yielded
         self._names: dict[int, str] = {}
+        self._namer = Namer(trace)
 
     @property
     def chunks(self) -> int:
@@ -284,25 +286,49 @@ class ViewPacker:
     # -- the call-stack panel
 
     def _stacks(self, start: int, stop: int) -> tuple[list[list[Any]], list[list[int]], list[int], list[int]]:
+        ix = self.trace.index
         table: dict[tuple[Any, ...], int] = {}
         stacks: list[list[int]] = []
         depths: list[int] = []
         visited: list[int] = []
+        rows_of: dict[int, int] = {}  # a call's row, kept while its step leaves it alone
         for step in range(start, stop + 1):
+            if step > start:  # a step changes the row of its own node and (its value so far) of that node's parent
+                changed = ix.about[step - 1]
+                rows_of.pop(changed, None)
+                rows_of.pop(ix.parent[changed], None)
+            innermost = self._innermost(step)  # the calls shown, root side first: a deep stack costs its top only
+            total = ix.depth[innermost[-1]] + 1 if innermost else 0
+            first = total - len(innermost)
             frame = self.trace.frame(step)
-            chain = frame.stack.ids()
-            shown = range(max(0, len(chain) - STACK_ROWS), len(chain))
-            stacks.append([table.setdefault(self._row(frame, depth, chain[depth]), len(table)) for depth in shown])
-            depths.append(len(chain))
-            visited.append(frame.stats.nodes_visited)
+            ids = []
+            for j, nid in enumerate(innermost):
+                row = rows_of.get(nid)
+                if row is None:
+                    row = rows_of[nid] = table.setdefault(self._row(frame, first + j, nid), len(table))
+                ids.append(row)
+            stacks.append(ids)
+            depths.append(total)
+            visited.append(ix.visits_before(step))
         return [list(row) for row in table], stacks, depths, visited
+
+    def _innermost(self, step: int) -> list[int]:
+        """The ids of the (at most STACK_ROWS) innermost calls open after ``step`` events, root side first."""
+        ix = self.trace.index
+        ids: list[int] = []
+        at = ix.top(step)
+        while at >= 0 and len(ids) < STACK_ROWS:
+            ids.append(at)
+            at = ix.parent[at]
+        ids.reverse()
+        return ids
 
     def _row(self, frame: Frame, depth: int, nid: int) -> tuple[Any, ...]:
         """One call: indent, node, kind, window, value so far (MAX/MIN), and chance bounds."""
         ix = self.trace.index
         name = self._names.get(nid)
         if name is None:
-            name = self._names[nid] = self.trace.describe(ix.path(nid))
+            name = self._names[nid] = self._namer(nid)  # as the sentences name it, from the id: no path built
         kind = ix.nodes[nid].kind
         state = frame.state(nid)
         window = interval(state.window) if state.window is not None else ""
