@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import games
 from .alphabeta import alphabeta
 from .errors import (
     ExpectvizError,
@@ -41,6 +42,7 @@ from .errors import (
     TreeSyntaxError,
 )
 from .expectiminimax import expectiminimax
+from .game import ChanceGame, Game, TreeGame
 from .games.textbook import TEXTBOOK, textbook, textbook_trees
 from .minimax import minimax
 from .notation import parse, to_text
@@ -70,6 +72,10 @@ __all__ = [
     "expectiminimax",
     "star1",
     "star2",
+    "Game",
+    "ChanceGame",
+    "TreeGame",
+    "games",
     "ALGORITHMS",
     "draw",
     "play",

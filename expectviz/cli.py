@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn, TextIO, cast
 
 from .errors import ExpectvizError, UsageError
+from .games import GAMES
 from .games.textbook import TEXTBOOK, textbook_trees
 from .notation import parse
 from .numbers import format_number
@@ -45,14 +46,12 @@ from .search import Result
 from .tree import Node, facts
 from .tree_json import from_json, json_number
 
-__all__ = ["main", "load_tree", "run_algorithm", "UsageError"]
+__all__ = ["main", "load_game", "load_tree", "run_algorithm", "UsageError"]
 
 INTERRUPTED_STATUS = 130
 """The exit status after Ctrl-C (128 + SIGINT)."""
 ERROR_STATUS = 2
 """The exit status of every other failure."""
-
-
 
 
 # ---------------------------------------------------------------- arguments
@@ -120,12 +119,18 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("tree", help="tree text, a file holding it, or a textbook tree name (see 'expectviz list')")
+        p.add_argument(
+            "tree", help="tree text, a file holding it, a textbook tree or a game name (see 'expectviz list')"
+        )
         p.add_argument(
             "-a", "--algorithm", choices=algorithms, help="default: alphabeta, or expectiminimax with chance nodes"
         )
         p.add_argument("--depth", type=_count, help="depth limit in levels (chance levels count)")
         p.add_argument("--bounds", nargs=2, metavar=("L", "U"), type=_bound, help="value bounds for star1/star2")
+        p.add_argument("--position", help="a game's starting position, e.g. 'X.O/.X./..O' for tictactoe")
+        p.add_argument("--table", action="store_true", help="use a transposition table")
+        p.add_argument("--iterative", action="store_true", help="iterative deepening (up to --depth)")
+        p.add_argument("--max-nodes", type=_count, help="with --iterative: stop deepening after this many nodes")
 
     solve = sub.add_parser("solve", help="search a tree and print its value, best move and counts")
     common(solve)
@@ -141,7 +146,7 @@ def _parser() -> argparse.ArgumentParser:
     common(animate)
     animate.add_argument("-o", "--output", required=True, help="output file: .html or .gif")
 
-    sub.add_parser("list", help="list the textbook trees")
+    sub.add_parser("list", help="list the textbook trees and the games")
     return parser
 
 
@@ -157,6 +162,21 @@ def _protect_negative_bounds(argv: list[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------- trees
+
+
+def load_game(spec: str, position: str | None = None) -> tuple[Any, tuple[Any, Any] | None]:
+    """What ``spec`` names: a game (by name, from ``position`` if given), else a tree as :func:`load_tree` reads it.
+
+    Raises:
+        UsageError: a position given with a tree, or a position the game refuses.
+    """
+    if spec.strip() in GAMES:
+        make = GAMES[spec.strip()]
+        game = make(position) if position is not None else make()  # type: ignore[call-arg]
+        return game, None
+    if position is not None:
+        raise UsageError(f"--position is for games ({', '.join(GAMES)}), not for {_quote(spec)}")
+    return load_tree(spec)
 
 
 def load_tree(spec: str) -> tuple[Node, tuple[Any, Any] | None]:
@@ -190,7 +210,8 @@ def load_tree(spec: str) -> tuple[Node, tuple[Any, Any] | None]:
         )
     if "(" not in spec and not _looks_numeric(spec):
         raise UsageError(
-            f"{_quote(spec)} is neither tree text, a file, nor a textbook tree (those are: {', '.join(TEXTBOOK)})"
+            f"{_quote(spec)} is neither tree text, a file, a textbook tree (those are: {', '.join(TEXTBOOK)}) "
+            f"nor a game ({', '.join(GAMES)})"
         )
     return parse(spec), None
 
@@ -252,22 +273,24 @@ def _looks_numeric(text: str) -> bool:
 
 
 def run_algorithm(
-    tree: Node,
+    tree: Any,
     algorithm: str | None,
     *,
     depth: int | None = None,
     bounds: tuple[Any, Any] | None = None,
     trace: bool = True,
+    **options: Any,
 ) -> Result:
     """Run the named algorithm from ``expectviz.ALGORITHMS``.
 
     Args:
-        tree: the tree to search.
+        tree: the tree (or game) to search.
         algorithm: its name; None picks alphabeta, or expectiminimax on trees
             with chance nodes.
         depth: the depth limit, or None for none.
         bounds: ``(L, U)``, for the algorithms that take bounds (star1, star2).
         trace: record every event.
+        options: further keywords of the search (``table``, ``iterative``, ``max_nodes``).
 
     Returns:
         The search's result.
@@ -277,16 +300,18 @@ def run_algorithm(
         SearchError: a search that cannot run on this tree with these options.
     """
     algorithms = _algorithms()
+    is_tree = isinstance(tree, Node)
     if algorithm is None:
-        algorithm = "expectiminimax" if facts(tree).has_chance else "alphabeta"
+        chance = facts(tree).has_chance if is_tree else getattr(tree, "has_chance", False)
+        algorithm = "expectiminimax" if chance else "alphabeta"
     search = algorithms.get(algorithm)
     if search is None:
         raise UsageError(f"unknown algorithm {_quote(algorithm)}; choose from {', '.join(algorithms)}")
     if ALGORITHM_INFO[algorithm].needs_bounds:
-        if bounds is None:
+        if bounds is None and is_tree:
             raise UsageError(f"{algorithm} needs --bounds L U (the least and greatest leaf values)")
-        return search(tree, bounds=bounds, depth=depth, trace=trace)
-    return search(tree, depth=depth, trace=trace)
+        return search(tree, bounds=bounds, depth=depth, trace=trace, **options)
+    return search(tree, depth=depth, trace=trace, **options)
 
 
 # ---------------------------------------------------------------- output
@@ -392,17 +417,21 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "list":
         for line in textbook_trees().splitlines():
             _write(line)
+        _write("")
+        _write("Games (a position with --position):")
+        for name, make in GAMES.items():
+            _write(f"  {name:<20} {(make.__doc__ or '').strip().splitlines()[0]}")
         return 0
     output: str | None = getattr(args, "output", None)
     if output is not None:
         _check_file_name(output)
-    tree, default_bounds = load_tree(args.tree)
+    tree, default_bounds = load_game(args.tree, args.position)
     bounds = tuple(args.bounds) if args.bounds else default_bounds
     if args.command == "solve":
         _solve(args, tree, bounds)
         return 0
     assert output is not None
-    result = run_algorithm(tree, args.algorithm, depth=args.depth, bounds=bounds)
+    result = run_algorithm(tree, args.algorithm, depth=args.depth, bounds=bounds, **_search_options(args))
     try:
         from .render import export
 
@@ -429,8 +458,22 @@ def _check_file_name(name: str) -> None:
         raise UsageError(f"-o {_quote(name)} cannot be a file name (it holds a NUL character)")
 
 
-def _solve(args: argparse.Namespace, tree: Node, bounds: tuple[Any, Any] | None) -> None:
-    result = run_algorithm(tree, args.algorithm, depth=args.depth, bounds=bounds, trace=args.trace)
+def _search_options(args: argparse.Namespace) -> dict[str, Any]:
+    if args.max_nodes is not None and not args.iterative:
+        raise UsageError("--max-nodes is a budget for iterative deepening; add --iterative")
+    found: dict[str, Any] = {}
+    if args.table:
+        found["table"] = True
+    if args.iterative:
+        found["iterative"] = True
+        found["max_nodes"] = args.max_nodes
+    return found
+
+
+def _solve(args: argparse.Namespace, tree: Any, bounds: tuple[Any, Any] | None) -> None:
+    result = run_algorithm(
+        tree, args.algorithm, depth=args.depth, bounds=bounds, trace=args.trace, **_search_options(args)
+    )
     s = result.stats
     if args.json:
         summary = {
@@ -441,6 +484,10 @@ def _solve(args: argparse.Namespace, tree: Node, bounds: tuple[Any, Any] | None)
             "leaves_evaluated": s.leaves_evaluated,
             "cutoffs": s.cutoffs,
         }
+        if args.table:
+            summary["table_hits"] = s.table_hits
+        if result.iterations:
+            summary["depth_reached"] = result.iterations[-1].depth if result.note is None else result.depth
         _write(json.dumps(summary))
     else:
         _write(f"algorithm:        {result.algorithm}")
@@ -449,6 +496,10 @@ def _solve(args: argparse.Namespace, tree: Node, bounds: tuple[Any, Any] | None)
         _write(f"nodes visited:    {s.nodes_visited}")
         _write(f"leaves evaluated: {s.leaves_evaluated}")
         _write(f"cutoffs:          {s.cutoffs}")
+        if args.table:
+            _write(f"table hits:       {s.table_hits}")
+        if result.note:
+            _write(f"note:             {result.note}")
     if args.trace and result.trace is not None:
         _write("")
         for line in result.trace.lines():  # streamed: a long trace is never one string

@@ -74,8 +74,6 @@ class Feedback:
         return self.message
 
 
-
-
 # ---------------------------------------------------------------- finding nodes
 
 
@@ -205,6 +203,11 @@ def value_of(tree: Node | str, ref: NodeRef, *, depth: int | None = None) -> Num
 def _tree_and_depth(tree_or_result: Node | str | Result, depth: int | None) -> tuple[Node, int | None]:
     """The tree to check answers on, and the depth limit (a result's own unless one is given)."""
     if isinstance(tree_or_result, Result):
+        if tree_or_result.tree is None:
+            raise ExerciseError(
+                "this result searched a game with trace=False, so it kept no tree to check answers on; "
+                "search again with trace=True"
+            )
         return tree_or_result.tree, _depth_of(tree_or_result) if depth is None else depth
     return as_tree(tree_or_result), depth
 
@@ -283,7 +286,7 @@ def _rule(root: Node, path: tuple[int, ...], depth: int | None) -> tuple[str, li
     left = None if depth is None else depth - len(path)
 
     def is_a(kind: str) -> str:
-        """"B is a MIN node"; a node named by its moves says its kind already ("the MIN node after a2")."""
+        """ "B is a MIN node"; a node named by its moves says its kind already ("the MIN node after a2")."""
         return name if " after " in name else f"{name} is a {kind}"
 
     if node.kind == LEAF:
@@ -373,7 +376,7 @@ def pruned_leaves(result: Result, *, depth: int | None = None) -> list[tuple[int
     if depth is None:
         depth = _depth_of(result)
     evaluated = {event.path for event in result.trace if event.kind == "leaf"}
-    return [path for path in leaves(result.tree, depth=depth) if path not in evaluated]
+    return [path for path in leaves(result.trace.tree, depth=depth) if path not in evaluated]
 
 
 def check_pruned(result: Result, answers: str | Iterable[NodeRef], *, depth: int | None = None) -> Feedback:
@@ -395,16 +398,18 @@ def check_pruned(result: Result, answers: str | Iterable[NodeRef], *, depth: int
     Not quite. 1 pruned leaf is missing: look at the cutoff at the MIN node after moves 2, 1.
     """
     pruned_list = pruned_leaves(result, depth=depth)
+    assert result.trace is not None  # pruned_leaves checked it
+    tree = result.trace.tree
     if depth is None:
         depth = _depth_of(result)
-    numbered = leaves(result.tree, depth=depth)
+    numbered = leaves(tree, depth=depth)
     pruned = set(pruned_list)
-    chosen, problem = _leaf_answers(result.tree, answers, depth)
+    chosen, problem = _leaf_answers(tree, answers, depth)
     if problem is not None:
         return Feedback(False, problem)
     not_leaves = [path for path in chosen if path not in numbered]
     if not_leaves:
-        names = ", ".join(_describe(result.tree, path) for path in sorted(not_leaves))
+        names = ", ".join(_describe(tree, path) for path in sorted(not_leaves))
         return Feedback(False, f"{names}: name leaves only (the nodes the search would evaluate).")
     steps = _cutoff_steps(result, pruned)
     algorithm = result.algorithm
@@ -417,7 +422,7 @@ def check_pruned(result: Result, answers: str | Iterable[NodeRef], *, depth: int
             reason = _sentence(result.trace.frame(step).explanation)
             if reason not in reasons:
                 reasons.append(reason)
-        listed = _describe_leaves(result.tree, pruned, numbered)
+        listed = _describe_leaves(tree, pruned, numbered)
         return Feedback(
             True,
             f"Correct! {algorithm} prunes {listed} ({len(pruned)} of {len(numbered)} leaves). " + " ".join(reasons),
@@ -426,14 +431,14 @@ def check_pruned(result: Result, answers: str | Iterable[NodeRef], *, depth: int
     extra = chosen - pruned
     if extra:
         verb = "is" if len(extra) == 1 else "are"
-        parts.append(f"{_sentence(_describe_leaves(result.tree, extra, numbered))} {verb} evaluated, so not pruned.")
+        parts.append(f"{_sentence(_describe_leaves(tree, extra, numbered))} {verb} evaluated, so not pruned.")
     missing = pruned - chosen
     if missing:
         assert result.trace is not None
         at = sorted(
             {result.trace[steps[path] - 1].path for path in missing if path in steps}, key=lambda p: (len(p), p)
         )
-        where = " and ".join(_describe(result.tree, path) for path in at)
+        where = " and ".join(_describe(tree, path) for path in at)
         look = f": look at the cutoff at {where}" if where else ""
         count = "1 pruned leaf is" if len(missing) == 1 else f"{len(missing)} pruned leaves are"
         parts.append(f"{count} missing{look}.")

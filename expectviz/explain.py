@@ -327,10 +327,7 @@ def _cutoff_sentence(frame: Frame, nid: int, who: str, i: int, name: Namer) -> s
             f"{_worth(who, CHANCE, 'at most', v)}, and {v} \u2264 \u03b1 = "
             f"{say(alpha)}: it cannot beat what MAX already has, so {rest}."
         )
-    return (
-        f"{_worth(who, CHANCE, 'at least', v)}, and {v} \u2265 \u03b2 = {say(beta)}: "
-        f"MIN will avoid it, so {rest}."
-    )
+    return f"{_worth(who, CHANCE, 'at least', v)}, and {v} \u2265 \u03b2 = {say(beta)}: MIN will avoid it, so {rest}."
 
 
 def _cutoff_under_chance(
@@ -378,7 +375,7 @@ def _cutoff_under_chance(
 
 
 def _worth(who: str, kind: str, bound: str, v: str) -> str:
-    """"C is a MIN node whose value is now at most 2"; for a node named by its moves, "… is now worth at most 2"."""
+    """ "C is a MIN node whose value is now at most 2"; for a node named by its moves, "… is now worth at most 2"."""
     what = "expected value" if kind == CHANCE else "value"
     if " after " in who or who == "the root":
         return f"{who} is now worth {bound} {v}" if kind != CHANCE else f"{who}'s {what} is now {bound} {v}"

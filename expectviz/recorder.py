@@ -9,14 +9,17 @@ The algorithms call a *tracer* at the steps of the textbook pseudocode:
     a utility or static evaluation (closes the visit; returns ``value``);
 ``backup(node, value)``
     an inner node's value is backed up (closes the visit; returns ``value``);
-``cutoff(node, value, first_pruned)``
-    the node is left early: children ``first_pruned`` onward are not searched
-    (nothing happens when no child is left);
+``cutoff(node, value, first_pruned, count)``
+    the node is left early: of its ``count`` children (moves or outcomes), those
+    from ``first_pruned`` onward are not searched (nothing happens when none is left);
 ``bounds(node, lower, upper)``, ``window(node, i, alpha_i, beta_i)``, ``probe(node, value)``
     *-minimax at chance nodes: the running bounds, child ``i``'s window, and
     Star2's probe result (closes the probing visit; returns ``value``);
 ``reuse(node, value)``
-    Star2: a move whose value the probe already found is not searched again.
+    Star2: a move whose value the probe already found is not searched again;
+``table(node, value)``
+    a transposition table already holds what this search needs of the node: its
+    value, or a bound that decides the window (closes the visit; returns ``value``).
 
 :class:`Counter` only counts (``trace=False``).  :class:`Recorder` stores each
 event as an int32 code and its values in a column of doubles (16 bytes for a
@@ -31,6 +34,7 @@ from __future__ import annotations
 import math
 import sys
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import TraceBudgetError
@@ -52,6 +56,7 @@ __all__ = [
     "WINDOW",
     "PROBE",
     "REUSE",
+    "TABLE",
     "CLOSING",
     "WINDOWED_VISIT",
     "LEAF_INT",
@@ -64,12 +69,12 @@ Value = Number | float
 
 INF = math.inf
 
-VISIT, LEAF, BACKUP, CUTOFF, BOUNDS, WINDOW, PROBE, REUSE = range(8)
-EVENT_KINDS = ("visit", "leaf", "backup", "cutoff", "bounds", "window", "probe", "reuse")
+VISIT, LEAF, BACKUP, CUTOFF, BOUNDS, WINDOW, PROBE, REUSE, TABLE = range(9)
+EVENT_KINDS = ("visit", "leaf", "backup", "cutoff", "bounds", "window", "probe", "reuse", "table")
 """The event kinds, by code."""
-CLOSING = (LEAF, BACKUP, PROBE)
+CLOSING = (LEAF, BACKUP, PROBE, TABLE)
 """The events that close a visit."""
-WINDOWED_VISIT, LEAF_INT, BACKUP_INT = 8, 9, 10
+WINDOWED_VISIT, LEAF_INT, BACKUP_INT = 9, 10, 11
 """Stored forms: a visit with its window (two values); a leaf or backup whose whole-number value is in its code."""
 _EXACT_INT = 2**53
 
@@ -83,12 +88,12 @@ def value_count(code: int) -> int:
     return _VALUES[code & 15]
 
 
-_VALUES = (0, 1, 1, 1, 2, 2, 1, 1, 2, 0, 0)
+_VALUES = (0, 1, 1, 1, 2, 2, 1, 1, 1, 2, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """The three counts every algorithm reports."""
+    """The counts every algorithm reports."""
 
     nodes_visited: int
     """Every node whose search began: root, inner nodes and leaves."""
@@ -96,6 +101,15 @@ class Stats:
     """Utility and static evaluations."""
     cutoffs: int
     """Nodes left before all of their children were searched."""
+    table_hits: int = 0
+    """Nodes whose search a transposition table answered (0 without a table)."""
+
+    def __repr__(self) -> str:
+        hits = f", table_hits={self.table_hits}" if self.table_hits else ""
+        return (
+            f"Stats(nodes_visited={self.nodes_visited}, leaves_evaluated={self.leaves_evaluated}, "
+            f"cutoffs={self.cutoffs}{hits})"
+        )
 
 
 class Counter:
@@ -105,12 +119,17 @@ class Counter:
     are counted where they close and ``visit`` itself does nothing.
     """
 
-    __slots__ = ("closed", "leaves_evaluated", "cutoffs")
+    __slots__ = ("closed", "leaves_evaluated", "cutoffs", "table_hits")
 
     def __init__(self) -> None:
-        self.closed = 0  # backups and probes
+        self.restart()
+
+    def restart(self) -> None:
+        """Count from zero again (iterative deepening's next depth)."""
+        self.closed = 0  # backups, probes and table hits
         self.leaves_evaluated = 0
         self.cutoffs = 0
+        self.table_hits = 0
 
     def visit(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
         pass
@@ -123,8 +142,8 @@ class Counter:
         self.closed += 1
         return value
 
-    def cutoff(self, node: Node, value: Value, first_pruned: int) -> None:
-        if first_pruned < len(node.children):
+    def cutoff(self, node: Node, value: Value, first_pruned: int, count: int) -> None:
+        if first_pruned < count:
             self.cutoffs += 1
 
     def bounds(self, node: Node, lower: Value, upper: Value) -> None:
@@ -140,8 +159,13 @@ class Counter:
     def reuse(self, node: Node, value: Value) -> Value:
         return value
 
+    def table(self, node: Node, value: Value) -> Value:
+        self.closed += 1
+        self.table_hits += 1
+        return value
+
     def stats(self) -> Stats:
-        return Stats(self.closed + self.leaves_evaluated, self.leaves_evaluated, self.cutoffs)
+        return Stats(self.closed + self.leaves_evaluated, self.leaves_evaluated, self.cutoffs, self.table_hits)
 
 
 class Recorder:
@@ -160,33 +184,74 @@ class Recorder:
         reserve: room for the events that can follow the last check: between two
             backups a search records a few events a level and two for each leaf
             child of one node.
+        states: keep each visit's state (a game search: its explored tree is built
+            from them afterwards; an explicit tree needs none).
     """
 
-    __slots__ = ("code", "values", "exact", "max_events", "cutoffs", "visit", "_code", "_value", "_limit")
+    __slots__ = (
+        "code",
+        "values",
+        "exact",
+        "max_events",
+        "cutoffs",
+        "table_hits",
+        "states",
+        "windowed",
+        "visit",
+        "_code",
+        "_value",
+        "_state",
+        "_limit",
+    )
 
-    def __init__(self, *, windowed: bool, max_events: int = 5_000_000, reserve: int = 0) -> None:
+    def __init__(self, *, windowed: bool, max_events: int = 5_000_000, reserve: int = 0, states: bool = False) -> None:
+        self.max_events = max_events
+        self.windowed = windowed
+        self._limit = max(1, max_events - reserve)
+        self.states: list[object] | None = [] if states else None
+        """Each visit's state, in order (game searches only)."""
+        self.restart()
+
+    def restart(self) -> None:
+        """Record from nothing again, in new columns (a trace made before keeps its own)."""
         self.code = array("q")
         self.values = array("d")
         self.exact: dict[int, Value] = {}
         """Position in ``values`` -> the exact value, where a double does not hold it."""
-        self.max_events = max_events
         self.cutoffs = 0
-        self._limit = max(1, max_events - reserve)
+        self.table_hits = 0
         # Bound appends: recording is on the search's hot path.
         self._code = self.code.append
         self._value = self.values.append
-        self.visit = self._visit_with_window if windowed else self._visit
+        visit: Callable[..., None]
+        if self.states is not None:
+            self.states = []
+            self._state = self.states.append
+            visit = self._visit_state_with_window if self.windowed else self._visit_state
+        else:
+            visit = self._visit_with_window if self.windowed else self._visit
+        self.visit = visit
 
     def __len__(self) -> int:
         return len(self.code)
 
-    def _visit(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
+    def _visit(self, node: object, alpha: Value = -INF, beta: Value = INF) -> None:
         self._code(VISIT)
 
-    def _visit_with_window(self, node: Node, alpha: Value = -INF, beta: Value = INF) -> None:
+    def _visit_with_window(self, node: object, alpha: Value = -INF, beta: Value = INF) -> None:
         self._code(WINDOWED_VISIT)
         self._put(alpha)
         self._put(beta)
+
+    def _visit_state(self, state: object, alpha: Value = -INF, beta: Value = INF) -> None:
+        self._code(VISIT)
+        self._state(state)
+
+    def _visit_state_with_window(self, state: object, alpha: Value = -INF, beta: Value = INF) -> None:
+        self._code(WINDOWED_VISIT)
+        self._put(alpha)
+        self._put(beta)
+        self._state(state)
 
     def leaf(self, node: Node, value: Number | None) -> Number:
         if type(value) is int:
@@ -212,8 +277,8 @@ class Recorder:
         self._put(value)
         return value
 
-    def cutoff(self, node: Node, value: Value, first_pruned: int) -> None:
-        if first_pruned < len(node.children):
+    def cutoff(self, node: Node, value: Value, first_pruned: int, count: int) -> None:
+        if first_pruned < count:
             self.cutoffs += 1
             self._code(CUTOFF | first_pruned << 4)
             self._put(value)
@@ -238,6 +303,14 @@ class Recorder:
         self._put(value)
         return value
 
+    def table(self, node: Node, value: Value) -> Value:
+        if len(self.code) >= self._limit:
+            self._over_budget()
+        self.table_hits += 1
+        self._code(TABLE)
+        self._put(value)
+        return value
+
     def _put(self, x: Value) -> None:
         """Append a value to the column; keep it exactly aside when a double does not hold it."""
         if type(x) is float or (type(x) is int and -_EXACT_INT <= x <= _EXACT_INT):
@@ -258,6 +331,8 @@ class Recorder:
         else:
             if kind == CUTOFF:
                 self.cutoffs += 1
+            elif kind == TABLE:
+                self.table_hits += 1
             self._code(kind | index << 4)
             for x in values:
                 self._put(x)
@@ -266,7 +341,7 @@ class Recorder:
         """The counts, read from the codes' kinds (in C: no pass over the events in Python)."""
         kinds = kinds_of(self.code)
         visits = kinds.count(VISIT) + kinds.count(WINDOWED_VISIT)
-        return Stats(visits, kinds.count(LEAF) + kinds.count(LEAF_INT), self.cutoffs)
+        return Stats(visits, kinds.count(LEAF) + kinds.count(LEAF_INT), self.cutoffs, self.table_hits)
 
     @property
     def nbytes(self) -> int:
@@ -291,8 +366,8 @@ _NO_NODE = Node(LEAF_KIND)
 def kinds_of(code: array[int]) -> bytes:
     """The stored kind (``code & 15``) of every code, one byte each, computed in C.
 
-    >>> kinds_of(array("q", [VISIT, -3 << 4 | LEAF_INT, 5 << 4 | WINDOW, BACKUP]))
-    b'\\x00\\t\\x05\\x02'
+    >>> list(kinds_of(array("q", [VISIT, -3 << 4 | LEAF_INT, 5 << 4 | WINDOW, BACKUP])))
+    [0, 10, 5, 2]
     """
     low_bytes = code.tobytes()[:: code.itemsize] if sys.byteorder == "little" else code.tobytes()[7 :: code.itemsize]
     return low_bytes.translate(_LOW_FOUR_BITS)

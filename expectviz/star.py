@@ -33,35 +33,47 @@ MAX and MIN nodes are searched exactly as in :mod:`expectviz.alphabeta`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from .errors import SearchError
 from .recorder import Value
 from .search import Result, Search
-from .tree import CHANCE, LEAF, MAX, MIN, Node
+from .tree import CHANCE, MAX, MIN
 
 __all__ = ["star1", "star2"]
 
 
 def star1(
-    tree: Node | str,
+    game: Any,
     *,
-    bounds: tuple[float, float],
+    bounds: tuple[float, float] | None = None,
     depth: int | None = None,
     prune_ties: bool = True,
+    table: bool = False,
+    order: Callable[[Any, Any], Any] | None = None,
+    iterative: bool = False,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
     trace: bool = True,
     max_events: int | None = None,
 ) -> Result:
     """Ballard's Star1: alpha-beta with chance-node windows.
 
     Args:
-        tree: a tree (or its text, or a textbook name).
+        game: a game, a game's name, a tree, its text, or a textbook tree's name.
         bounds: (L, U), the least and greatest value any leaf or evaluation can take.
-            Required; a leaf outside them is an error.  (-inf, inf) is allowed and
-            prunes only below MAX/MIN nodes.
+            Required for a tree; a built-in game gives its own (``value_range``).
+            A leaf outside them is an error.  (-inf, inf) is allowed and prunes
+            only below MAX/MIN nodes.
         depth: stop this many levels below the root (chance levels count).
         prune_ties: MAX/MIN cutoffs on equality (AIMA's rule) or only strict ones.
+        table: keep a transposition table of exact values and bounds.
+        order: a move-ordering key ``key(state, move)`` for MAX and MIN: smaller keys first.
+        iterative: iterative deepening: depth 1, 2, ... up to ``depth`` (or the end of the game).
+        max_nodes: with ``iterative``, stop deepening when this many nodes have been visited.
+        time_limit: with ``iterative``, stop deepening after this many seconds.
         trace: record every event (False: only count).
         max_events: the trace budget for this call (default ``ev.options.max_events``).
 
@@ -73,52 +85,61 @@ def star1(
     >>> r.value, r.best_move, r.stats.leaves_evaluated
     (1.5, 0, 5)
     """
-    return _star("star1", tree, bounds, depth, prune_ties, trace, max_events, probing=False)
+    return _star(
+        "star1", game, bounds, depth, prune_ties, table, order, iterative, max_nodes, time_limit, trace, max_events
+    )
 
 
 def star2(
-    tree: Node | str,
+    game: Any,
     *,
-    bounds: tuple[float, float],
+    bounds: tuple[float, float] | None = None,
     depth: int | None = None,
     prune_ties: bool = True,
+    table: bool = False,
+    order: Callable[[Any, Any], Any] | None = None,
+    iterative: bool = False,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
     trace: bool = True,
     max_events: int | None = None,
 ) -> Result:
     """Ballard's Star2: Star1 after probing the first move below each outcome.
 
     Needs a regular tree: a chance node's children are all MAX nodes, all MIN
-    nodes or all leaves.  Arguments as for :func:`star1`.
+    nodes or all leaves.  On a game, a chance node whose outcomes are not all
+    MAX or all MIN states is searched as Star1 would.  Arguments as for :func:`star1`.
 
     >>> import expectviz as ev
     >>> tree = "max(1.5, chance(min(1.8, 1.9), min(0.5, 1)))"
     >>> ev.star1(tree, bounds=(-2, 2)).stats.leaves_evaluated, ev.star2(tree, bounds=(-2, 2)).stats.leaves_evaluated
     (4, 3)
     """
-    return _star("star2", tree, bounds, depth, prune_ties, trace, max_events, probing=True)
+    return _star(
+        "star2", game, bounds, depth, prune_ties, table, order, iterative, max_nodes, time_limit, trace, max_events
+    )
 
 
 def _star(
     name: str,
-    tree: Node | str,
-    bounds: tuple[float, float],
+    game: Any,
+    bounds: tuple[float, float] | None,
     depth: int | None,
     prune_ties: bool,
+    table: bool,
+    order: Callable[[Any, Any], Any] | None,
+    iterative: bool,
+    max_nodes: int | None,
+    time_limit: float | None,
     trace: bool,
     max_events: int | None,
-    *,
-    probing: bool,
 ) -> Result:
     if not isinstance(prune_ties, bool):
         raise SearchError(f"prune_ties must be True or False, not {prune_ties!r}")
-    if bounds is None:
-        raise SearchError(
-            f"{name} needs bounds=(L, U), the least and greatest value a leaf can have; "
-            "(-inf, inf) is allowed but prunes only below MAX and MIN nodes"
-        )
+    probing = name == "star2"
     search = Search(
         name,
-        tree,
+        game,
         depth=depth,
         trace=trace,
         chance=True,
@@ -126,112 +147,123 @@ def _star(
         regular=probing,
         options={"prune_ties": prune_ties},
         max_events=max_events,
+        order=order,
+        table=table,
+        iterative=iterative,
+        max_nodes=max_nodes,
+        time_limit=time_limit,
     )
     L, U = search.bounds
-    trace_ = search.tracer
+    game, trace_, table_ = search.game, search.tracer, search.table
 
-    def value(
-        node: Node, alpha: Value, beta: Value, depth: int, first: Value | None = None
-    ) -> tuple[Value, int | None]:
-        """The value of node; ``first`` is its first move's value when a Star2 probe already found it."""
-        if node.kind == CHANCE:
-            return chance_value(node, alpha, beta, depth)
-        if node.kind == MIN:
-            return min_value(node, alpha, beta, depth, first)
-        return max_value(node, alpha, beta, depth, first)
-
-    def max_value(
-        node: Node, alpha: Value, beta: Value, depth: int, first: Value | None = None
-    ) -> tuple[Value, int | None]:
-        trace_.visit(node, alpha, beta)
-        if node.kind == LEAF:
-            return trace_.leaf(node, node.value), None
+    def value(state: Any, alpha: Value, beta: Value, depth: int, first: Value | None = None) -> tuple[Value, Any]:
+        """The value of state with window (alpha, beta); ``first`` is its first move's value when a probe found it."""
+        trace_.visit(state, alpha, beta)
+        if game.is_terminal(state):
+            return trace_.leaf(state, game.utility(state)), None
         if depth == 0:
-            return trace_.leaf(node, node.evaluation), None
+            return trace_.leaf(state, game.evaluate(state)), None
+        if first is None and table_ is not None and (known := table_.lookup(state, depth, alpha, beta)) is not None:
+            return trace_.table(state, known), None  # a transposition whose stored value decides this window
+        player = game.to_move(state)
+        if player == CHANCE:
+            v, move = chance_value(state, alpha, beta, depth)
+        elif player == MAX:
+            v, move = max_value(state, alpha, beta, depth, first)
+        else:
+            v, move = min_value(state, alpha, beta, depth, first)
+        if table_ is not None:
+            table_.store(state, depth, v, alpha, beta)
+        return trace_.backup(state, v), move
+
+    def max_value(state: Any, alpha: Value, beta: Value, depth: int, first: Value | None) -> tuple[Value, Any]:
         v: Value = -math.inf
         move = None
-        for a, child in enumerate(node.children):
-            if a == 0 and first is not None:
-                v2 = trace_.reuse(child, first)  # the probe searched this move already
+        moves = game.actions(state)
+        for i, a in enumerate(moves):
+            if i == 0 and first is not None:
+                v2 = trace_.reuse(state, first)  # the probe searched this move already
             else:
-                v2, _ = value(child, alpha, beta, depth - 1)
+                v2, _ = value(game.result(state, a), alpha, beta, depth - 1)
             if v2 > v:
                 v, move = v2, a
                 alpha = max(alpha, v)
             if v >= beta and (prune_ties or v > beta):
-                trace_.cutoff(node, v, a + 1)
-                return trace_.backup(node, v), move
-        return trace_.backup(node, v), move
+                trace_.cutoff(state, v, i + 1, len(moves))
+                return v, move
+        return v, move
 
-    def min_value(
-        node: Node, alpha: Value, beta: Value, depth: int, first: Value | None = None
-    ) -> tuple[Value, int | None]:
-        trace_.visit(node, alpha, beta)
-        if depth == 0:
-            return trace_.leaf(node, node.evaluation), None
+    def min_value(state: Any, alpha: Value, beta: Value, depth: int, first: Value | None) -> tuple[Value, Any]:
         v: Value = math.inf
         move = None
-        for a, child in enumerate(node.children):
-            if a == 0 and first is not None:
-                v2 = trace_.reuse(child, first)  # the probe searched this move already
+        moves = game.actions(state)
+        for i, a in enumerate(moves):
+            if i == 0 and first is not None:
+                v2 = trace_.reuse(state, first)  # the probe searched this move already
             else:
-                v2, _ = value(child, alpha, beta, depth - 1)
+                v2, _ = value(game.result(state, a), alpha, beta, depth - 1)
             if v2 < v:
                 v, move = v2, a
                 beta = min(beta, v)
             if v <= alpha and (prune_ties or v < alpha):
-                trace_.cutoff(node, v, a + 1)
-                return trace_.backup(node, v), move
-        return trace_.backup(node, v), move
+                trace_.cutoff(state, v, i + 1, len(moves))
+                return v, move
+        return v, move
 
-    def chance_value(node: Node, alpha: Value, beta: Value, depth: int) -> tuple[Value, None]:
-        trace_.visit(node, alpha, beta)
-        if depth == 0:
-            return trace_.leaf(node, node.evaluation), None
-        p = [p_j for p_j, _ in node.outcomes]
+    def chance_value(state: Any, alpha: Value, beta: Value, depth: int) -> tuple[Value, None]:
+        outcomes = game.chance_outcomes(state)
+        p = [p_j for _, p_j in outcomes]
+        children = [game.result(state, r) for r, _ in outcomes]
         lower = Weighted(p, L)  # what is known of each outcome's value: at least lower[j] ...
         upper = Weighted(p, U)  # ... and at most upper[j]
         probed: list[Value | None] = [None] * len(p)  # the value of each outcome's first move, once probed
 
-        if probing and depth > 1 and node.children[0].kind in (MAX, MIN):
-            for i, child in enumerate(node.children):
+        if probing and depth > 1 and _regular(children) in (MAX, MIN):
+            for i, child in enumerate(children):
                 alpha_i, beta_i = child_window(p, lower, upper, i, alpha, beta)
-                trace_.window(node, i, alpha_i, beta_i)
-                if child.kind == MIN:  # MIN's first move is an upper bound on MIN's value
+                trace_.window(state, i, alpha_i, beta_i)
+                if game.to_move(child) == MIN:  # MIN's first move is an upper bound on MIN's value
                     upper[i] = probed[i] = probe(child, max(alpha_i, L), U, depth - 1)
                 else:  # MAX's first move is a lower bound on MAX's value
                     lower[i] = probed[i] = probe(child, L, min(beta_i, U), depth - 1)
-                trace_.bounds(node, lower.total(), upper.total())
+                trace_.bounds(state, lower.total(), upper.total())
                 if upper.total() <= alpha:  # fails low: MAX has better elsewhere
-                    trace_.cutoff(node, upper.total(), 0)
-                    return trace_.backup(node, upper.total()), None
+                    trace_.cutoff(state, upper.total(), 0, len(p))
+                    return upper.total(), None
                 if lower.total() >= beta:  # fails high: MIN has better elsewhere
-                    trace_.cutoff(node, lower.total(), 0)
-                    return trace_.backup(node, lower.total()), None
+                    trace_.cutoff(state, lower.total(), 0, len(p))
+                    return lower.total(), None
 
-        for i, child in enumerate(node.children):
+        for i, child in enumerate(children):
             alpha_i, beta_i = child_window(p, lower, upper, i, alpha, beta)
-            trace_.window(node, i, alpha_i, beta_i)
+            trace_.window(state, i, alpha_i, beta_i)
             v, _ = value(child, max(alpha_i, L), min(beta_i, U), depth - 1, probed[i])
             if v <= alpha_i:  # fails low: the chance node is at most alpha
                 upper[i] = v
-                trace_.cutoff(node, upper.total(), i + 1)
-                return trace_.backup(node, upper.total()), None
+                trace_.cutoff(state, upper.total(), i + 1, len(p))
+                return upper.total(), None
             if v >= beta_i:  # fails high: the chance node is at least beta
                 lower[i] = v
-                trace_.cutoff(node, lower.total(), i + 1)
-                return trace_.backup(node, lower.total()), None
+                trace_.cutoff(state, lower.total(), i + 1, len(p))
+                return lower.total(), None
             lower[i] = upper[i] = v
-            trace_.bounds(node, lower.total(), upper.total())
-        return trace_.backup(node, lower.total()), None
+            trace_.bounds(state, lower.total(), upper.total())
+        return lower.total(), None
 
-    def probe(node: Node, alpha: Value, beta: Value, depth: int) -> Value:
-        """Star2's probe: search only the first move below node."""
-        trace_.visit(node, alpha, beta)
-        v, _ = value(node.children[0], alpha, beta, depth - 1)
-        return trace_.probe(node, v)
+    def probe(state: Any, alpha: Value, beta: Value, depth: int) -> Value:
+        """Star2's probe: search only the first move below state."""
+        trace_.visit(state, alpha, beta)
+        v, _ = value(game.result(state, game.actions(state)[0]), alpha, beta, depth - 1)
+        return trace_.probe(state, v)
 
-    return search.run(lambda root, depth: value(root, -math.inf, math.inf, depth))
+    def _regular(children: list[Any]) -> str | None:
+        """MAX or MIN when every outcome is a non-terminal state of that player (Star2 probes only then)."""
+        if any(game.is_terminal(child) for child in children):
+            return None
+        players = {game.to_move(child) for child in children}
+        return players.pop() if len(players) == 1 else None
+
+    return search.run(lambda state, depth: value(state, -math.inf, math.inf, depth))
 
 
 class Weighted:

@@ -38,6 +38,7 @@ from .recorder import (
     LEAF_INT,
     PROBE,
     REUSE,
+    TABLE,
     VISIT,
     WINDOW,
     WINDOWED_VISIT,
@@ -52,8 +53,8 @@ from .tree import Node
 __all__ = ["Trace", "Event", "TraceIndex", "INDENT_LIMIT"]
 
 INF = math.inf
-_KIND = bytes((0, 1, 2, 3, 4, 5, 6, 7, VISIT, LEAF, BACKUP)).ljust(256, b"\0")  # code & 15 -> event kind
-_VALUES = bytes((0, 1, 1, 1, 2, 2, 1, 1, 2, 0, 0)).ljust(256, b"\0")  # code & 15 -> values in the column
+_KIND = bytes((0, 1, 2, 3, 4, 5, 6, 7, 8, VISIT, LEAF, BACKUP)).ljust(256, b"\0")  # code & 15 -> event kind
+_VALUES = bytes((0, 1, 1, 1, 2, 2, 1, 1, 1, 2, 0, 0)).ljust(256, b"\0")  # code & 15 -> values in the column
 
 INDENT_LIMIT = 32
 """Lines of :meth:`Trace.lines` are indented two spaces a level down to this depth, then marked with the depth."""
@@ -63,9 +64,9 @@ class Event:
     """One step of a trace.
 
     ``kind`` is ``visit``, ``leaf``, ``backup``, ``cutoff``, ``bounds``, ``window``,
-    ``probe`` or ``reuse``; ``path`` the node it is about (child indices from the
-    root; worked out when first read); ``value`` the value of a leaf, backup,
-    cutoff, probe or reuse; ``alpha``/``beta`` a visit's window, a window's
+    ``probe``, ``reuse`` or ``table``; ``path`` the node it is about (child indices
+    from the root; worked out when first read); ``value`` the value of a leaf, backup,
+    cutoff, probe, reuse or table hit; ``alpha``/``beta`` a visit's window, a window's
     (alpha_i, beta_i) or the bounds; ``child`` a cutoff's first pruned child or a
     window's child.
     """
@@ -128,14 +129,20 @@ class Trace:
 
     def __init__(
         self,
-        tree: Node,
+        tree: Node | None,
         recorder: Recorder,
         *,
         algorithm: str,
         bounds: tuple[Value, Value] = (-INF, INF),
         options: dict[str, Any] | None = None,
+        game: Any = None,
     ) -> None:
-        self.tree = tree
+        self._tree = tree
+        self.view = game
+        """A game search's view of the game (:class:`~expectviz.game.GameView`); None for an explicit tree."""
+        self.game = game.game if game is not None else None
+        """The game searched, when it was a game (its pictures draw the nodes)."""
+        self._states = recorder.states
         self.algorithm = algorithm
         self.info: AlgorithmInfo = info(algorithm)
         self.value_bounds = bounds
@@ -146,6 +153,16 @@ class Trace:
         self._index: TraceIndex | None = None
         self._unique: set[str] | None = None
         self._lock = threading.Lock()
+
+    @property
+    def tree(self) -> Node:
+        """The tree searched; for a game, the part of its tree the search explored (built when first asked)."""
+        tree = self._tree
+        if tree is None:
+            self.index  # noqa: B018 - building the index builds the explored tree
+            tree = self._tree
+            assert tree is not None
+        return tree
 
     @property
     def index(self) -> TraceIndex:
@@ -208,7 +225,7 @@ class Trace:
     def stats(self) -> Stats:
         """The counts, read from the events."""
         ix = self.index
-        return Stats(ix.visits_before(len(self)), len(ix.leaf_events), len(ix.cutoff_events))
+        return Stats(ix.visits_before(len(self)), len(ix.leaf_events), len(ix.cutoff_events), ix.kinds.count(TABLE))
 
     @property
     def nbytes(self) -> int:
@@ -359,12 +376,15 @@ class TraceIndex:
         """
         code = self.trace._code
         about = self.about
-        room = kinds.count(VISIT) + kinds.count(8)  # visits (windowed visits are stored as 8)
+        room = kinds.count(VISIT) + kinds.count(WINDOWED_VISIT)  # visits
         unset = array("i", [-1]) * room
         parent, child_index, depth = array("i", unset), array("i", unset), array("i", unset)
         first_visit, first_close = array("i", unset), array("i", unset)
         first_child, next_sibling = array("i", unset), array("i", unset)
-        nodes: list[Node] = [self.trace.tree] * room
+        game = self.trace._tree is None
+        nodes: list[Node] = [] if game else [self.trace._tree] * room  # type: ignore[list-item]
+        first_state = array("i", unset) if game else None  # per node: which visit's state it is
+        seen = 0  # visits so far
         leaf_events, cutoff_events = self.leaf_events, self.cutoff_events
         count = 0
         stack: list[int] = []  # open node ids
@@ -375,6 +395,8 @@ class TraceIndex:
                 if not stack:
                     nid, count = count, count + 1
                     parent[nid], child_index[nid], depth[nid], first_visit[nid] = -1, 0, 0, i
+                    if first_state is not None:
+                        first_state[nid] = seen
                 else:
                     p = stack[-1]
                     before = last[-1]
@@ -386,7 +408,10 @@ class TraceIndex:
                         self.revisit_events.append(i)
                     else:
                         nid, count = count, count + 1
-                        nodes[nid] = nodes[p].children[index]
+                        if first_state is None:
+                            nodes[nid] = nodes[p].children[index]
+                        else:
+                            first_state[nid] = seen
                         parent[nid], child_index[nid], depth[nid], first_visit[nid] = p, index, len(stack), i
                         if before >= 0:
                             next_sibling[before] = nid
@@ -398,7 +423,8 @@ class TraceIndex:
                 stack.append(nid)
                 last.append(-1)
                 visits.append(i)
-            elif k == LEAF or k == BACKUP or k == PROBE:
+                seen += 1
+            elif k == LEAF or k == BACKUP or k == PROBE or k == TABLE:
                 nid = stack.pop()
                 last.pop()
                 visit = visits.pop()
@@ -435,11 +461,19 @@ class TraceIndex:
                     self.notes.setdefault(nid, []).append(i)
         for column in (parent, child_index, depth, first_visit, first_close, first_child, next_sibling):
             del column[count:]
-        del nodes[count:]
         self.parent, self.child_index, self.depth = parent, child_index, depth
         self.first_visit, self.first_close = first_visit, first_close
         self.first_child, self.next_sibling = first_child, next_sibling
-        self.nodes = nodes
+        if first_state is None:
+            del nodes[count:]
+            self.nodes = nodes
+        else:
+            from .game import materialise
+
+            assert self.trace._states is not None
+            states = self.trace._states
+            self.nodes = materialise(self, [states[first_state[nid]] for nid in range(count)], self.trace.view)
+            self.trace._tree = self.nodes[0]
 
     # -- values
 

@@ -122,8 +122,7 @@ def trace_from_json(text: str | bytes) -> Any:
     for bound in bounds:
         if not isinstance(bound, float) and not -_FLOAT_MAX < bound < _FLOAT_MAX:
             raise TraceFormatError(
-                f'"bounds": {format_number(bound)} is beyond the range of a double; '
-                'use "-inf" or "+inf" for no bound'
+                f'"bounds": {format_number(bound)} is beyond the range of a double; use "-inf" or "+inf" for no bound'
             )
     if not bounds[0] < bounds[1]:
         low, high = format_number(bounds[0]), format_number(bounds[1])
@@ -213,8 +212,7 @@ class _Checker:
                 raise TraceFormatError(f"{where}: child {aux} does not exist (the node has {len(parent.children)})")
             if aux != self.last[-1] + 1:
                 raise TraceFormatError(
-                    f"{where}: child {aux} is searched after child {self.last[-1]}; "
-                    "children are searched left to right"
+                    f"{where}: child {aux} is searched after child {self.last[-1]}; children are searched left to right"
                 )
             self.last[-1] = aux
             node = parent.children[aux]

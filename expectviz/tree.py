@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from .errors import InvalidTreeError
 from .numbers import Number, exact, format_number, format_probability, short_repr
@@ -98,6 +99,8 @@ class Node:
     """Under a CHANCE parent: the probability of reaching this node."""
     evaluation: Number | None = None
     """A static evaluation, used when a depth limit stops the search here."""
+    state: Any = field(default=None, repr=False, compare=False)
+    """In the explored tree of a game search: the game state at this node (its picture is drawn)."""
     _facts: Facts | None = field(default=None, repr=False, compare=False)
 
     def __eq__(self, other: object) -> bool:

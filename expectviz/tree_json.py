@@ -191,8 +191,6 @@ def tree_to_plain(root: Node) -> dict[str, Any]:
     return built[0]
 
 
-
-
 # ---------------------------------------------------------------- reading
 
 

@@ -93,7 +93,7 @@ def test_tree_text_errors_come_through(name: str) -> None:
 
 @pytest.mark.parametrize("name", STAR)
 def test_star_bounds_are_required(name: str) -> None:
-    with pytest.raises(TypeError, match="bounds"):
+    with pytest.raises(SearchError, match="needs bounds"):
         ev.ALGORITHMS[name](STAR_EXERCISE)  # type: ignore[call-arg]
 
 

@@ -31,7 +31,7 @@ pytestmark = [
 HOSTILE = (
     'max "<script>window.pwned = 1</script>"('
     '"</svg><img src=x onerror=window.pwned=2>": min "a & b"(3, 12), '
-    "\"'quoted' \\\"name\\\"\": min(2, 4))"
+    '"\'quoted\' \\"name\\"": min(2, 4))'
 )
 NORMALISE = "svg => { const d = document.createElement('div'); d.innerHTML = svg; return d.innerHTML; }"
 

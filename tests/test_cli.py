@@ -200,8 +200,8 @@ def test_an_ascii_terminal_gets_escapes() -> None:
         assert main(["solve", 'max("café": 2, b: 1)']) == 0
         assert main(["solve", "café"]) == 2
     assert b"best move:        caf\\xe9" in out.getvalue()
-    assert err.getvalue() == b"expectviz: error: 'caf\\xe9' is neither tree text, a file, nor a textbook tree " + (
-        b"(those are: " + ", ".join(ev.TEXTBOOK).encode() + b")\n"
+    assert err.getvalue() == b"expectviz: error: 'caf\\xe9' is neither tree text, a file, a textbook tree " + (
+        b"(those are: " + ", ".join(ev.TEXTBOOK).encode() + b") nor a game (" + ", ".join(ev.games.GAMES).encode() + b")\n"
     )
 
 

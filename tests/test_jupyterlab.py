@@ -180,8 +180,15 @@ def test_keys_step_the_player_and_not_the_notebook(lab: tuple[Any, Any]) -> None
     player.locator(".ev-diagram").click()  # the player takes the focus
     active = active_cell(page)
     assert page.evaluate("() => document.activeElement.classList.contains('ev-player')")
-    for key, step in [("ArrowRight", 14), ("ArrowLeft", 13), ("ArrowLeft", 12), ("Home", 0), ("c", CUTOFF),
-                      ("End", len(TRACE)), ("Home", 0)]:
+    for key, step in [
+        ("ArrowRight", 14),
+        ("ArrowLeft", 13),
+        ("ArrowLeft", 12),
+        ("Home", 0),
+        ("c", CUTOFF),
+        ("End", len(TRACE)),
+        ("Home", 0),
+    ]:
         page.keyboard.press(key)
         _expect()(explanation(player)).to_have_text(sentence(step), timeout=TIMEOUT)
     page.keyboard.press("c")  # the notebook's "copy cell"...
@@ -343,8 +350,12 @@ def test_every_lessons_players_fit_the_window(chromium: Any, lab_server: _lab.La
                     arg=player.element_handle(),
                 )
                 m = player.evaluate(_MEASURE)
-                visible = [max(m["output"][0], m["scroller"][0]), m["scroller"][1],
-                           min(m["output"][2], m["scroller"][2]), m["scroller"][3]]
+                visible = [
+                    max(m["output"][0], m["scroller"][0]),
+                    m["scroller"][1],
+                    min(m["output"][2], m["scroller"][2]),
+                    m["scroller"][3],
+                ]
                 where = f"{path.name}, player {i}"
                 if not _inside(m["svgs"][k], visible, vertically=True):
                     problems.append(f"{where}: diagram {k} at {m['svgs'][k]} is not inside {visible}")

@@ -237,8 +237,13 @@ def test_compare_lines_the_trees_up() -> None:
     left, right = (svgs(view)[-1] for view in c.views)
 
     def places(svg: str) -> dict[str, str]:
-        return dict(re.findall(r'<g data-node="(n\d+)"><title>[^<]*</title>(?:<circle[^>]*/>)?<(?:polygon|rect|circle)'
-                               r' ([^>]*?(?:points|x|cx)="[^"]*")', svg))
+        return dict(
+            re.findall(
+                r'<g data-node="(n\d+)"><title>[^<]*</title>(?:<circle[^>]*/>)?<(?:polygon|rect|circle)'
+                r' ([^>]*?(?:points|x|cx)="[^"]*")',
+                svg,
+            )
+        )
 
     assert places(left) == places(right) and len(places(left)) > 60
 

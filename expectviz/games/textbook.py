@@ -47,7 +47,7 @@ _TREES = [
     TextbookTree(
         "coin-flip",
         "max(left: chance(heads: 10, tails: 0), right: chance(heads: 5, tails: 15))",
-        "The worked example of the encyclopedia article \"Expectiminimax\"",
+        'The worked example of the encyclopedia article "Expectiminimax"',
         "MAX chooses between two fair coin flips: chance values 5 and 10, so MAX goes right, value 10.",
     ),
     TextbookTree(

@@ -93,6 +93,11 @@ def renderer_for(item: Drawable, *, max_nodes: int | None = DEFAULT_MAX_NODES, l
     """The (cached) renderer of a result's trace, a trace, or a bare tree."""
     if isinstance(item, Result):
         if item.trace is None:
+            if item.tree is None:
+                raise RenderError(
+                    "this result searched a game with trace=False, so nothing of its tree was kept to draw; "
+                    "search again with trace=True"
+                )
             return renderer_for(item.tree, max_nodes=max_nodes, legend=legend)
         item = item.trace
     if isinstance(item, Trace):

@@ -35,8 +35,6 @@ _CACHE_SIZE = 64
 MARGIN = 12.0
 
 
-
-
 @dataclass(frozen=True)
 class Layout:
     """Box centres of a scene's items, in points, y growing downwards (SVG's way)."""

@@ -88,9 +88,7 @@ class Player(anywidget.AnyWidget):
         first = max(0, min(n, step if step >= 0 else n + 1 + step))
         firsts = [first] + ([follow[first]] if follow else [])
         views = [packer.view(k) for packer, k in zip(packers, firsts, strict=True)]
-        super().__init__(
-            step=first, steps=n, interval=int(interval), cutoffs=cutoffs, views=views, follow=follow
-        )
+        super().__init__(step=first, steps=n, interval=int(interval), cutoffs=cutoffs, views=views, follow=follow)
         self.on_msg(self._on_message)
 
     @traitlets.validate("step")
