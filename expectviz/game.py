@@ -43,11 +43,17 @@ Every value is from MAX's point of view.  Optional methods, used when present:
     a small SVG picture of the state, drawn in the diagram's nodes.
 ``name``
     the game's name in messages and titles.
+``has_chance``
+    True when the game has CHANCE states (minimax and alpha-beta refuse it at once);
+    a game without this attribute is checked state by state as it is searched.
+``value_range``
+    ``(L, U)``: the least and greatest utility or evaluation (Star1 and Star2's bounds).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any, Protocol, runtime_checkable
 
 from .errors import SearchError
@@ -116,8 +122,13 @@ class TreeGame:
         self.initial = root
         self.tree = root
 
-    def to_move(self, node: Node) -> str:
-        return node.kind
+    # Read straight off the node (in C: these run once for every node searched).
+    to_move = attrgetter("kind")
+    """A node's kind is whose turn it is."""
+    utility = attrgetter("value")
+    """A leaf's value is its utility."""
+    evaluate = attrgetter("evaluation")
+    """A node's static evaluation (checked before a depth-limited search)."""
 
     def actions(self, node: Node) -> range:
         return range(len(node.children))
@@ -130,12 +141,6 @@ class TreeGame:
 
     def is_terminal(self, node: Node) -> bool:
         return node.kind == LEAF
-
-    def utility(self, node: Node) -> Number:
-        return node.value  # type: ignore[return-value]  # checked trees: leaves have values
-
-    def evaluate(self, node: Node) -> Number:
-        return node.evaluation  # type: ignore[return-value]  # checked before the search
 
     def move_label(self, node: Node, index: int) -> str:
         child = node.children[index]
@@ -387,6 +392,8 @@ def materialise(index: Any, states: list[State], game: GameView) -> list[Node]:
     count = len(states)
     first_child, next_sibling, child_index = index.first_child, index.next_sibling, index.child_index
     first_close, kinds = index.first_close, index.kinds
+    if isinstance(game.game, TreeGame):
+        return _reordered(index, states, game)
     labels: list[str | None] = [None] * count
     chances: list[Number | None] = [None] * count
     pruned: dict[int, list[tuple[int, Node]]] = {}  # node id -> (move index, node) for each move not searched
@@ -441,6 +448,34 @@ def materialise(index: Any, states: list[State], game: GameView) -> list[Node]:
                 children = [n for _, n in sorted(zip(order, everyone, strict=True), key=lambda pair: pair[0])]
             node = _node(to_move(state), tuple(children), None, labels[nid], chances[nid], None, state)
         built[nid] = node
+    return built
+
+
+def _reordered(index: Any, states: list[Node], game: GameView) -> list[Node]:
+    """An explicit tree searched with a move-ordering key: the same tree, each searched node's children in
+    the order they were searched (unsearched subtrees stay whole, so pruned leaves are still drawn)."""
+    count = len(states)
+    built: list[Node] = list(states)
+    for nid in range(count - 1, -1, -1):  # children before parents
+        node = states[nid]
+        child = index.first_child[nid]
+        if child < 0:
+            continue
+        searched = {}
+        while child >= 0:
+            searched[index.child_index[child]] = built[child]
+            child = index.next_sibling[child]
+        order = list(game.actions(node))
+        built[nid] = Node(
+            node.kind,
+            children=tuple(searched[i] if i in searched else node.children[a] for i, a in enumerate(order)),
+            value=node.value,
+            name=node.name,
+            move=node.move,
+            probability=node.probability,
+            evaluation=node.evaluation,
+            state=node,
+        )
     return built
 
 

@@ -214,6 +214,8 @@ class Search:
             self.depth = depth if depth is not None else MAX_PLIES
             self.levels = self.depth + 2
             self.widest = 1_000
+        self.materialise = self.root is None or order is not None
+        """Build the explored tree from the trace: a game's, or a tree searched in another order than its own."""
         builtin = self.is_tree or type(game).__module__.startswith("expectviz.")
         self.game = GameView(game, order=order, checked=not builtin, chance=chance, algorithm=algorithm)
         if self.root is None and depth is None and not iterative:
@@ -232,7 +234,7 @@ class Search:
             return Counter()
         reserve = 5 * self.levels + 2 * self.widest + 16
         return Recorder(
-            windowed=self.info.windowed, max_events=self.max_events, reserve=reserve, states=self.root is None
+            windowed=self.info.windowed, max_events=self.max_events, reserve=reserve, states=self.materialise
         )
 
     def _check_tree(self, *, chance: bool, regular: bool) -> None:
@@ -291,12 +293,12 @@ class Search:
         tracer = self.tracer
         if isinstance(tracer, Recorder):
             trace: Trace | None = Trace(
-                self.root,
+                None if self.materialise else self.root,
                 tracer,
                 algorithm=self.algorithm,
                 bounds=self.bounds,
                 options=self.options,
-                game=None if self.root is not None else game,
+                game=game if self.materialise else None,
             )
         else:
             trace = None
@@ -314,7 +316,8 @@ class Search:
         limit = None if self.root is None and self.depth == MAX_PLIES and not self.iterative else depth
         if self.root is not None and depth > self.height:
             limit = None
-        return Result(self.algorithm, v, best, stats, trace, self.root, move, game.game, limit)
+        source = self.root if trace is None or not self.materialise else None  # else trace.tree, in search order
+        return Result(self.algorithm, v, best, stats, trace, source, move, game.game, limit)
 
     def _deepen(self, value_of_root: Callable[[Any, int], tuple[Value, Any]]) -> Result:
         """Iterative deepening: depth 1, 2, ... until a depth reaches the end of the game or a budget runs out.

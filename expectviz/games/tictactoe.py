@@ -404,6 +404,9 @@ class TicTacToe(_Board):
         initial: the state to search from (an ``int``: X's squares in bits 0-8, O's in bits 9-17).
     """
 
+    has_chance = False
+    """No chance nodes: minimax and alpha-beta apply."""
+
     def __init__(self, position: str | None = None) -> None:
         x, o, _ = (0, 0, 0) if position is None else _parse(position, blocks=False, function="tictactoe")
         self.initial = x | o << 9
@@ -479,6 +482,8 @@ class CoinFlipTicTacToe(_Board):
                 "or 'opponent' (the opponent of the player who just moved chooses the block)"
             )
         self.blocker = blocker
+        self.has_chance = blocker == "chance"
+        """True when a coin blocks (chance nodes: expectiminimax, star1, star2); False when the opponent does."""
         x, o, b = (0, 0, 0) if position is None else _parse(position, blocks=True, function="coinflip_tictactoe")
         self.initial = x | o << 9 | b << 18
         self._pending_player = (CHANCE, CHANCE) if blocker == "chance" else (MAX, MIN)
