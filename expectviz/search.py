@@ -33,7 +33,7 @@ __all__ = ["Result", "Search", "Iteration", "TranspositionTable", "as_tree", "MA
 
 INF = math.inf
 
-MAX_PLIES = 1_000
+MAX_PLIES = 10_000
 """How far below the root a game search without a depth limit may go before it stops with a message."""
 
 
@@ -408,7 +408,13 @@ class TranspositionTable:
 
     def lookup(self, state: Any, depth: int, alpha: Value = -INF, beta: Value = INF) -> Value | None:
         """The stored value when it decides the search of ``state`` with window (alpha, beta), else None."""
-        entry = self.entries.get((self.key(state) if self.key else state, depth))
+        try:
+            entry = self.entries.get((self.key(state) if self.key else state, depth))
+        except TypeError:
+            raise SearchError(
+                f"table=True keeps positions in a dictionary, so states must be hashable; this game's states are "
+                f"{type(state).__name__}s like {_short(state)}: make them tuples (or give the game a table_key method)"
+            ) from None
         if entry is None:
             return None
         v, bound = entry
@@ -450,6 +456,11 @@ class _Budget:
             return is_terminal(state)
 
         return counted_is_terminal
+
+
+def _short(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _ply_limit(game: Any) -> Callable[[Any], Any]:

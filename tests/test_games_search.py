@@ -280,7 +280,7 @@ def test_a_game_without_an_end_stops_with_a_message() -> None:
         def result(self, state: tuple[int, str], take: int) -> tuple[int, str]:
             return (state[0], ev.MIN if state[1] == ev.MAX else ev.MAX)
 
-    with pytest.raises(SearchError, match="reached no end within 1,000 moves"):
+    with pytest.raises(SearchError, match="reached no end within 10,000 moves"):
         ev.minimax(Forever(3), trace=False)
 
 
@@ -390,3 +390,30 @@ def test_explicit_trees_take_the_game_options() -> None:
     assert backwards.trace is not None
     assert [backwards.trace.describe(e.path) for e in backwards.trace if e.kind == "leaf"][:3] == ["d3", "d2", "d1"]
     assert ev.alphabeta(tree, table=True).stats == ev.alphabeta(tree).stats  # no transpositions in a tree
+
+
+def test_a_table_needs_hashable_states() -> None:
+    class Lists(Nim):
+        def __init__(self) -> None:
+            self.initial = [3, ev.MAX]  # type: ignore[assignment]
+
+        def result(self, state: Any, take: int) -> Any:
+            return [state[0] - take, ev.MIN if state[1] == ev.MAX else ev.MAX]
+
+    with pytest.raises(SearchError, match=r"states must be hashable; this game's states are lists like \[3, 'max'\]"):
+        ev.minimax(Lists(), table=True)
+    assert ev.minimax(Lists()).value == 1  # without a table, lists are fine
+
+
+def test_a_ten_thousand_ply_game() -> None:
+    class Chain(Nim):
+        def actions(self, state: tuple[int, str]) -> list[int]:
+            return [1]
+
+        def utility(self, state: tuple[int, str]) -> int:
+            return 0
+
+    r = ev.minimax(Chain(9_998))
+    assert r.stats.nodes_visited == 9_999 and r.trace is not None
+    assert r.trace.frame(-1).explanation.startswith("The root is finished")
+    assert len(r.trace.tree.children) == 1
