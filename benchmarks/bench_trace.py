@@ -15,7 +15,8 @@ Prints, in one run:
    ``export_html``.
 
 Targets (README): traced >= 0.3x and untraced >= 0.6x the bare minimax over the same game; <= 40 bytes an event
-recorded and <= 60 after replay; first frame <= 2 s and each step <= 5 ms at 1,000,000 events; each chain operation <= 2 s.
+recorded and <= 60 after replay; first frame <= 2 s and each step <= 5 ms at 1,000,000 events; each chain
+operation <= 2 s.
 These machines are shared and noisy: compare ratios from one run, not times from different runs.
 
 Run: ``make bench`` or ``.venv/bin/python benchmarks/bench_trace.py``.
