@@ -351,8 +351,12 @@ class Search:
             try:
                 result = self._run_once(value_of_root, depth)
             except _OutOfBudget as stop:
-                done.append(Iteration(depth, math.nan, None, stop.stats, time.perf_counter() - began, False))
-                note = f"iterative deepening stopped during depth {depth}: {stop}; the result is depth {depth - 1}'s"
+                partial = Stats(stop.begun, stop.stats.leaves_evaluated, stop.stats.cutoffs, stop.stats.table_hits)
+                done.append(Iteration(depth, math.nan, None, partial, time.perf_counter() - began, False))
+                note = (
+                    f"iterative deepening stopped during depth {depth}, {stop} after {spent + stop.begun:,} nodes "
+                    f"in all; the result is depth {depth - 1}'s"
+                )
                 break
             spent += result.stats.nodes_visited
             done.append(
@@ -429,9 +433,11 @@ class TranspositionTable:
 
 
 class _OutOfBudget(Exception):
-    def __init__(self, reason: str, stats: Stats) -> None:
+    def __init__(self, reason: str, stats: Stats, begun: int) -> None:
         super().__init__(reason)
         self.stats = stats
+        self.begun = begun
+        """Nodes whose search began in the stopped iteration."""
 
 
 class _Budget:
@@ -449,10 +455,9 @@ class _Budget:
         def counted_is_terminal(state: Any) -> bool:
             self.count += 1
             if self.nodes is not None and self.count > self.nodes:
-                spent = f"the node budget max_nodes ran out after {self.count - 1:,} more nodes"
-                raise _OutOfBudget(spent, tracer.stats())
+                raise _OutOfBudget("when the node budget max_nodes ran out", tracer.stats(), self.count - 1)
             if self.deadline is not None and self.count % 256 == 0 and time.perf_counter() > self.deadline:
-                raise _OutOfBudget("the time budget time_limit ran out", tracer.stats())
+                raise _OutOfBudget("when the time budget time_limit ran out", tracer.stats(), self.count)
             return is_terminal(state)
 
         return counted_is_terminal
