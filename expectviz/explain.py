@@ -10,7 +10,12 @@ Every claim a sentence makes follows from the events up to its step: a cutoff
 sentence names the window the node was really searched with, and says what
 the cutoff proves (a chance node settled, a move MAX or MIN will never
 choose, or only the node's own value when the window had been clipped to the
-value bounds).
+value bounds).  A transposition table's answer says what the table's value
+proves with the window the node was searched with: its exact value, or only a
+bound that makes its exact value irrelevant there (see
+:func:`~expectviz.replay.table_hit`).
+
+A game search's first sentence names the game, the position and whose turn it is.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .numbers import format_number, format_probability
-from .recorder import BACKUP, CUTOFF, LEAF, PROBE, VISIT, Value
+from .recorder import BACKUP, CUTOFF, LEAF, PROBE, TABLE, VISIT, Value
 from .tree import CHANCE, KIND_NAMES, KIND_WORDS, MAX, MIN, Node, nodes
 from .tree import LEAF as LEAF_NODE
 
@@ -164,6 +169,8 @@ def event_lines(trace: Trace) -> Iterator[str]:
             text = f"cutoff at {who} with {format_number(ix.value(i))}" + (f", pruned {pruned}" if pruned else "")
         elif k == PROBE:
             text = f"probe {who}: first move gives {format_number(ix.value(i))}"
+        elif k == TABLE:
+            text = f"table hit at {who} {_table_line(trace, i)}"
         elif trace.kind(i) == "bounds":
             a, b = ix.values(i)
             text = f"bounds {who} in [{format_number(a)}, {format_number(b)}]"
@@ -173,6 +180,28 @@ def event_lines(trace: Trace) -> Iterator[str]:
         else:  # reuse
             text = f"reuse {name.child(nid, 0)} = {format_number(ix.value(i))} (searched by the probe)"
         yield indent + text
+
+
+def _table_line(trace: Trace, i: int) -> str:
+    """ "= 1", ">= 1 (a lower bound)", "<= 1 (an upper bound)": what the table event ``i`` gave."""
+    from .replay import table_hit
+
+    v = format_number(trace.index.value(i))
+    kind, _ = table_hit(trace, i)
+    if kind == "exact":
+        return f"= {v}"
+    if kind == "lower":
+        return f">= {v} (a lower bound)"
+    if kind == "upper":
+        return f"<= {v} (an upper bound)"
+    return f"bound {v} (the window is empty)"
+
+
+def _table_bound(trace: Trace, i: int) -> bool:
+    """Did the table event ``i`` give only a bound (not the node's exact value)?"""
+    from .replay import table_hit
+
+    return table_hit(trace, i)[0] != "exact"
 
 
 def _after_probing(trace: Trace, nid: int, first_pruned: int) -> bool:
@@ -202,6 +231,8 @@ def _sentence(frame: Frame) -> str:
     step = frame.step
     if step == 0:
         root = trace.tree
+        if trace.game is not None:
+            return _game_start(trace, root)
         who = describe_path(root, (), name.unique)
         return f"Before the search: {trace.algorithm} will search the tree from {who}, a {KIND_WORDS[root.kind]}."
     i = step - 1
@@ -241,6 +272,8 @@ def _sentence(frame: Frame) -> str:
         return _backup_sentence(frame, nid, who, i)
     if k == CUTOFF:
         return _cutoff_sentence(frame, nid, who, i, name)
+    if k == TABLE:
+        return _table_sentence(frame, nid, who, i, named)
     if k == PROBE:
         parent = ix.parent[nid]
         bound = "at most" if node.kind == MIN else "at least"
@@ -264,6 +297,87 @@ def _sentence(frame: Frame) -> str:
     return (
         f"The probe already searched {name.child(nid, 0)}: its value {say(ix.value(i))} is used again, "
         f"not searched a second time."
+    )
+
+
+def _game_start(trace: Trace, root: Node) -> str:
+    """ "Before the search: alphabeta will search tictactoe from the position X../.../..., MAX (X) to move." """
+    from .game import game_name
+
+    game = trace.game
+    state = root.state
+    position = getattr(game, "position", None)
+    where = "from its starting position"
+    if callable(position):
+        try:
+            where = f"from the position {position(state)}"
+        except Exception:  # a game's own method: a failure costs only the position in the sentence
+            pass
+    if root.kind == LEAF_NODE:
+        turn = "where the game is already over"
+    elif root.kind == CHANCE:
+        turn = "where a chance event comes first"
+    else:
+        turn = f"{KIND_NAMES[root.kind]}{_letter(game, root.kind)} to move"
+    return f"Before the search: {trace.algorithm} will search {game_name(game)} {where}, {turn}."
+
+
+def _letter(game: object, player: str) -> str:
+    """ " (X)" for MAX in tic-tac-toe: the mark the player writes, where the game has marks."""
+    from .games.tictactoe import CoinFlipTicTacToe, TicTacToe
+
+    if isinstance(game, (TicTacToe, CoinFlipTicTacToe)):
+        return " (X)" if player == MAX else " (O)"
+    return ""
+
+
+def _table_sentence(frame: Frame, nid: int, who: str, i: int, named: bool) -> str:
+    """A transposition table's answer: what its value proves with the window the node was searched with.
+
+    Only an exact hit gives the node's value.  A bound gives what the window needs and no more: that
+    the node is worth at least v >= beta (or at most v <= alpha), so its exact value cannot matter here.
+    """
+    from .replay import table_hit
+
+    trace = frame.trace
+    ix = trace.index
+    node = ix.nodes[nid]
+    value = ix.value(i)
+    v = say(value)
+    chance = node.kind == CHANCE
+    subject = f"{who}, a {KIND_WORDS[node.kind]}," if named else who
+    head = f"{subject} was reached before by another order of moves (a transposition)"
+    kind, window = table_hit(trace, i)
+    if kind == "exact":
+        what = "expected value" if chance else "value"
+        return f"{head}: the table holds its {what} {v} from that search, so it is not searched again."
+    assert window is not None
+    alpha, beta = window
+    low, high = trace.value_bounds
+    worth = "its expected value is" if chance else "it is worth"
+    if kind == "lower" and value >= high:  # clipped to U: nothing is worth more, so this is exact
+        return (
+            f"{head}: the table holds that {worth} at least {v}, the greatest value any leaf can have "
+            f"(U = {say(high)}), so {worth} exactly {v}; it is not searched again."
+        )
+    if kind == "upper" and value <= low:  # clipped to L
+        return (
+            f"{head}: the table holds that {worth} at most {v}, the least value any leaf can have "
+            f"(L = {say(low)}), so {worth} exactly {v}; it is not searched again."
+        )
+    if kind == "lower":
+        return (
+            f"{head}: the table holds that {worth} at least {v}, and {v} \u2265 \u03b2 = {say(beta)}, "
+            f"so its exact value cannot matter here; it is not searched again."
+        )
+    if kind == "upper":
+        return (
+            f"{head}: the table holds that {worth} at most {v}, and {v} \u2264 \u03b1 = {say(alpha)}, "
+            f"so its exact value cannot matter here; it is not searched again."
+        )
+    return (
+        f"{head}: the table holds a bound of {v} on its value, and the window [{say(alpha)}, {say(beta)}] is empty, "
+        f"so its exact value cannot matter here; it is not searched again."
     )
 
 
@@ -393,5 +507,7 @@ def _where_alpha(frame: Frame, nid: int, alpha: Value, name: Namer) -> str:
             break
         _, close = ix.visit_at(sibling, frame.step)
         if 0 <= close < frame.step and ix.kinds[close] != PROBE and ix.value(close) == alpha:
+            if ix.kinds[close] == TABLE and _table_bound(frame.trace, close):
+                continue  # a bound from the table: alpha did not come from this sibling's value
             return f" at {name(sibling)}"
     return " elsewhere"

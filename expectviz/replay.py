@@ -12,6 +12,12 @@ What a node's value can still be (AIMA Fig. 5.5's ``[lower, upper]`` ranges)
 is worked out for every finished node once, on first use, in one pass over
 the tree (:class:`Ranges`); a node on the call stack combines its children's.
 
+A node a transposition table answered (a ``table`` event closes its visit) is
+``done`` with ``from_table`` set.  What the table's value proves depends on the
+window the node was searched with (:func:`table_hit`): an exact value is its
+range, like a leaf's; a lower bound ``v >= beta`` proves only ``[v, U]`` and an
+upper bound ``v <= alpha`` only ``[L, v]`` (``L`` and ``U`` the value bounds).
+
 >>> import expectviz as ev
 >>> r = ev.alphabeta(ev.textbook("aima-fig-5.2"))
 >>> f = r.trace.frame(13)
@@ -27,14 +33,26 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
-from .recorder import BOUNDS, CUTOFF, LEAF, PROBE, REUSE, WINDOW, Stats, Value, as_double, is_double
+from .recorder import (
+    BOUNDS,
+    CUTOFF,
+    LEAF,
+    PROBE,
+    REUSE,
+    TABLE,
+    WINDOW,
+    Stats,
+    Value,
+    as_double,
+    is_double,
+)
 from .tree import CHANCE, MIN
 from .tree import LEAF as LEAF_NODE
 
 if TYPE_CHECKING:
     from .trace import Event, Trace, TraceIndex
 
-__all__ = ["Frame", "NodeState", "Stack", "Ranges"]
+__all__ = ["Frame", "NodeState", "Stack", "Ranges", "table_hit", "table_range", "TABLE_HITS"]
 
 INF = math.inf
 Path = tuple[int, ...]
@@ -46,9 +64,12 @@ class NodeState:
 
     status: str
     """``unvisited``, ``active`` (on the call stack), ``current`` (the node of this step),
-    ``done``, ``probed`` (only its first move searched, by Star2) or ``pruned``."""
+    ``done`` (also a node a transposition table answered: see ``from_table``),
+    ``probed`` (only its first move searched, by Star2) or ``pruned``."""
     value: Value | None = None
-    """done: the backed-up value (a bound when the node was cut); active: the value so far."""
+    """done: the backed-up value (a bound when the node was cut), or the value a
+    transposition table gave (a bound when the table gave one: see ``range``);
+    active: the value so far."""
     window: tuple[Value, Value] | None = None
     """The (alpha, beta) window the node was searched with (alpha-beta, Star1, Star2)."""
     range: tuple[Value, Value] = (-INF, INF)
@@ -61,6 +82,10 @@ class NodeState:
     """Star2: the value of the node's first move, found by probing."""
     cut: bool = False
     """True when the node was left before all its children were searched."""
+    from_table: bool = False
+    """True when a transposition table answered the node (its latest visit closed with a ``table``
+    event): it was not searched, and ``value`` is what the table held.  Whether that value is exact or
+    a bound is :func:`table_hit`'s answer; ``range`` says what it proves either way."""
 
 
 class Frame:
@@ -109,7 +134,7 @@ class Frame:
 
     @property
     def stats(self) -> Stats:
-        """Nodes visited, leaves evaluated and cutoffs so far."""
+        """Nodes visited, leaves evaluated, cutoffs and table hits so far."""
         return self._ix.stats_before(self.step)
 
     # -- nodes
@@ -158,6 +183,7 @@ class Frame:
             child_window=self._child_window(nid, visit) if info.star and under_chance else None,
             probe=ix.value(first_close) if 0 <= first_close < step and kinds[first_close] == PROBE else None,
             cut=close >= 1 and close - 1 < step and kinds[close - 1] == CUTOFF and ix.about[close - 1] == nid,
+            from_table=closed and kinds[close] == TABLE,
         )
 
     def status(self, nid: int) -> str:
@@ -329,6 +355,60 @@ class Frame:
         return f"Frame(step={self.step}, event={self.event!r})"
 
 
+TABLE_HITS = ("exact", "lower", "upper", "either")
+"""What a table hit can prove: see :func:`table_hit`."""
+
+
+def table_hit(trace: Trace, event: int) -> tuple[str, tuple[Value, Value] | None]:
+    """What the table event ``event`` proves of its node, and the window the node was searched with.
+
+    The table answers a search only when its entry decides the search (see
+    :class:`~expectviz.search.TranspositionTable`): an exact value, a lower bound
+    ``v >= beta`` or an upper bound ``v <= alpha``.  The trace records the
+    value, not which of these the entry was, so it is read from the window of
+    the node's visit (the event just before):
+
+    * ``"exact"``: a search without windows (minimax, expectiminimax: the table
+      holds only exact values), or ``alpha < v < beta`` (no bound is answered there);
+    * ``"lower"``: ``v >= beta``: the node is worth at least ``v`` (exactly ``v``
+      perhaps, but the trace cannot tell);
+    * ``"upper"``: ``v <= alpha``: the node is worth at most ``v``;
+    * ``"either"``: ``beta <= v <= alpha`` (an empty window): a bound, of an
+      unknown side.
+
+    >>> import expectviz as ev
+    >>> t = ev.alphabeta(ev.games.tictactoe("XO./X../O.."), table=True).trace
+    >>> [table_hit(t, step - 1)[0] for step in t.steps("table")]
+    ['lower', 'lower', 'lower', 'upper', 'exact', 'upper', 'upper', 'upper', 'upper']
+    >>> table_hit(t, t.steps("table")[0] - 1)     # worth at least 1, and 1 >= beta = 0
+    ('lower', (-inf, 0))
+    """
+    ix = trace.index
+    if not trace.info.windowed:
+        return "exact", None
+    alpha, beta = ix.values(event - 1)  # a table event directly follows its node's visit
+    v = ix.value(event)
+    if alpha < v < beta:
+        return "exact", (alpha, beta)
+    if v >= beta and v <= alpha:
+        return "either", (alpha, beta)
+    return ("lower" if v >= beta else "upper"), (alpha, beta)
+
+
+def table_range(trace: Trace, event: int) -> tuple[Value, Value]:
+    """[lower, upper] of the node the table event ``event`` answered: what its value proves."""
+    v = trace.index.value(event)
+    kind, _ = table_hit(trace, event)
+    low, high = trace.value_bounds
+    if kind == "exact":
+        return v, v
+    if kind == "lower":
+        return v, max(v, high)  # v >= U can only be v == U: the range is [U, U]
+    if kind == "upper":
+        return min(v, low), v
+    return low, high
+
+
 def _count_below(sorted_events: array[int], step: int) -> int:
     from bisect import bisect_left
 
@@ -395,6 +475,8 @@ def combine(
     """[lower, upper] of node ``nid`` from its children's ranges; children not in ``known`` lie in ``bounds``."""
     lo_bound, hi_bound = bounds
     node = ix.nodes[nid]
+    if not node.children:  # an explored tree's node not expanded (yet): the depth limit or the table will say
+        return bounds
     unknown = len(node.children) - len(known)
     if node.kind == CHANCE:
         lo: Value = 0
@@ -439,8 +521,8 @@ class Ranges:
             if nodes[nid].kind == LEAF_NODE:
                 continue
             for number, (_, close) in enumerate(ix.visits(nid)):
-                if close < 0 or kinds[close] == LEAF:
-                    continue
+                if close < 0 or kinds[close] == LEAF or kinds[close] == TABLE:
+                    continue  # at_close reads a leaf's or a table hit's range from its event
                 known = []
                 child = first_child[nid]
                 while child >= 0:
@@ -472,6 +554,8 @@ class Ranges:
         if ix.kinds[close] == LEAF:
             v = ix.value(close)
             return v, v
+        if ix.kinds[close] == TABLE:
+            return table_range(ix.trace, close)
         if close != ix.first_close[nid]:
             return self.again[(nid, close)]
         from .trace import plain

@@ -365,6 +365,7 @@ class TraceIndex:
         self.revisit_events = array("i")
         self.leaf_events = array("i")
         self.cutoff_events = array("i")
+        self.table_events = array("i")
         self.notes: dict[int, list[int]] = {}
         """Node id -> its bounds and reuse events (Star1/Star2), in order."""
         self._ranges: Any = None
@@ -438,6 +439,8 @@ class TraceIndex:
                     self.revisits[nid][-1][1] = i
                 if k == LEAF:
                     leaf_events.append(i)
+                elif k == TABLE:
+                    self.table_events.append(i)
             else:
                 nid = stack[-1]
                 about[i] = nid
@@ -560,7 +563,7 @@ class TraceIndex:
             return -1
         i = step - 1
         nid = self.about[i]
-        if self.kinds[i] in (LEAF, BACKUP, PROBE):
+        if self.kinds[i] in (LEAF, BACKUP, PROBE, TABLE):
             return self.parent[nid]
         return nid
 
@@ -571,7 +574,10 @@ class TraceIndex:
     def stats_before(self, step: int) -> Stats:
         """The counts of the first ``step`` events."""
         return Stats(
-            self.visits_before(step), bisect_left(self.leaf_events, step), bisect_left(self.cutoff_events, step)
+            self.visits_before(step),
+            bisect_left(self.leaf_events, step),
+            bisect_left(self.cutoff_events, step),
+            bisect_left(self.table_events, step),
         )
 
     @property

@@ -10,13 +10,26 @@ A saved trace is one object::
 Each event is ``[kind, index, a, b]``: ``index`` is a visit's child index, a
 cutoff's first pruned child or a window's child; ``a`` and ``b`` are a
 visit's window, a window's (alpha_i, beta_i) or the bounds, or ``a`` the
-value of a leaf, backup, cutoff, probe or reuse.  Numbers that JSON cannot
-hold exactly are written as text (``"1/3"``, ``"+inf"``).
+value of a leaf, backup, cutoff, probe, reuse or table hit.  Numbers that JSON
+cannot hold exactly are written as text (``"1/3"``, ``"+inf"``).
 
 Loading replays the events against the tree and refuses, with the event's
 number, anything a search could not have recorded: a visit out of order, a
 leaf event whose value is not the leaf's, a backup that closes a leaf, a
-window at a MAX node, bounds that leaves fall outside of, and so on.
+window at a MAX node, bounds that leaves fall outside of, a table event
+anywhere but right after the visit of an inner node below the root, and so on.
+
+A game search's trace is saved with the part of the game's tree it explored
+(:attr:`Trace.tree <expectviz.trace.Trace.tree>`): its nodes carry their move
+labels, probabilities, utilities and static evaluations, but not the game or
+its states, so the loaded trace is a trace of that tree (its diagrams draw no
+pictures of positions, and its first sentence names the tree, not the game).
+An explored tree may have inner nodes without children: a node the depth
+limit stopped at (with its ``evaluation``), a node a transposition table
+answered, and each move a cutoff pruned.  Such a tree loads only as part of a
+trace (:func:`~expectviz.tree_json.from_json` refuses it), and a node of it
+the search reached must close with a leaf event (its static evaluation) or a
+table event, never with a backup.
 """
 
 from __future__ import annotations
@@ -27,16 +40,18 @@ from fractions import Fraction
 from typing import Any
 
 from ._deep import call_deep
-from .errors import ExpectvizError, TraceFormatError
+from .errors import ExpectvizError, InvalidTreeError, TraceFormatError
 from .numbers import exact, format_number
 from .options import options as limits
 from .recorder import (
+    BACKUP,
     BOUNDS,
     CUTOFF,
     EVENT_KINDS,
     LEAF,
     PROBE,
     REUSE,
+    TABLE,
     VISIT,
     WINDOW,
     WINDOWED_VISIT,
@@ -44,9 +59,9 @@ from .recorder import (
     Value,
 )
 from .registry import ALGORITHM_INFO
-from .tree import CHANCE, MAX, MIN, Node, facts
+from .tree import CHANCE, MAX, MIN, Node, check, facts, height, nodes
 from .tree import LEAF as LEAF_NODE
-from .tree_json import from_json, json_number, load_json, tree_to_plain
+from .tree_json import _from_plain, from_json, json_number, load_json, tree_to_plain
 
 __all__ = ["trace_to_json", "trace_from_json", "SCHEMA_VERSION"]
 
@@ -82,7 +97,9 @@ def trace_to_json(trace: Any) -> str:
         "tree": tree_to_plain(trace.tree),
         "events": events,
     }
-    text: str = call_deep(json.dumps, document, depth=2 * facts(trace.tree).height + 8)
+    tree = trace.tree
+    levels = facts(tree).height if tree._facts is not None else height(tree)  # a game's explored tree is unchecked
+    text: str = call_deep(json.dumps, document, depth=2 * levels + 8)
     return text
 
 
@@ -112,7 +129,7 @@ def trace_from_json(text: str | bytes) -> Any:
     if "tree" not in data:
         raise TraceFormatError('"tree" is missing')
     try:
-        tree = from_json(data["tree"])
+        tree, least, greatest = _read_tree(data["tree"])
     except ExpectvizError as exc:
         raise TraceFormatError(f"bad tree: {exc}") from None
     raw_bounds = data.get("bounds", ["-inf", "+inf"])
@@ -127,18 +144,89 @@ def trace_from_json(text: str | bytes) -> Any:
     if not bounds[0] < bounds[1]:
         low, high = format_number(bounds[0]), format_number(bounds[1])
         raise TraceFormatError(f'"bounds" must satisfy L < U, not [{low}, {high}]')
-    known = facts(tree)
-    if not (bounds[0] <= known.least and known.greatest <= bounds[1]):
+    if not (bounds[0] <= least and greatest <= bounds[1]):
         raise TraceFormatError(
             f'"bounds" [{format_number(bounds[0])}, {format_number(bounds[1])}] do not hold the tree\'s values '
-            f"(from {format_number(known.least)} to {format_number(known.greatest)})"
+            f"(from {format_number(least)} to {format_number(greatest)})"
         )
     events = data.get("events")
     if not isinstance(events, list):
         raise TraceFormatError('"events" must be a list')
     recorder = Recorder(windowed=info.windowed, max_events=max(1, limits.max_events))
-    _Checker(tree, info, recorder).check(events)
+    _Checker(tree, info, recorder, bounds).check(events)
     return Trace(tree, recorder, algorithm=algorithm, bounds=bounds, options=options)
+
+
+_INNER = ("max", "min", "chance")
+_STAND_IN = '{"kind": "leaf", "value": 0}'
+
+
+def _read_tree(data: Any) -> tuple[Node, Value, Value]:
+    """The saved tree, checked, with its least and greatest leaf value or static evaluation.
+
+    A tree whose inner nodes all have children is read as :func:`~expectviz.tree_json.from_json`
+    reads it.  An explored tree (a game search's) may have inner nodes without children: each gets
+    a stand-in leaf while the tree is checked by the same rules, and loses it afterwards, so the
+    tree loaded is the tree saved (unchecked, like the explored tree of a live search).
+    """
+    if not isinstance(data, dict):
+        return _known(from_json(data))
+    childless = _childless_inner(data)
+    if not childless:
+        return _known(from_json(data))
+    if childless[0] is data and data.get("evaluation") is None:  # only a depth limit of 0 stops at the root
+        raise InvalidTreeError(f"{data['kind']} node has no children; give at least one (or its static evaluation)")
+    for item in childless:
+        item["children"] = [json.loads(_STAND_IN)]
+    checked = check(_from_plain(data))
+    marked = {id(item) for item in childless}
+    tree = _without_stand_ins(checked, data, marked)
+    numbers = [n.value if n.kind == LEAF_NODE else n.evaluation for n in nodes(tree)]
+    found = [x for x in numbers if x is not None]
+    return tree, min(found, default=0), max(found, default=0)
+
+
+def _known(tree: Node) -> tuple[Node, Value, Value]:
+    known = facts(tree)
+    return tree, known.least, known.greatest
+
+
+def _childless_inner(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The objects of inner nodes with no children, found without recursion (the JSON's depth was checked)."""
+    found: list[dict[str, Any]] = []
+    stack: list[Any] = [data]
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, dict):
+            continue  # from_json names what is wrong with it
+        children = item.get("children")
+        if item.get("kind") in _INNER and ("children" not in item or children == []):
+            found.append(item)
+        elif isinstance(children, list):
+            stack.extend(children)
+    return found
+
+
+def _without_stand_ins(checked: Node, data: dict[str, Any], marked: set[int]) -> Node:
+    """The checked tree rebuilt without the stand-in leaves (``marked``: the objects that got one)."""
+    built: list[Node] = []
+    stack: list[tuple[Node, Any, bool]] = [(checked, data, False)]
+    while stack:
+        node, item, finished = stack.pop()
+        bare = id(item) in marked
+        if not finished:
+            stack.append((node, item, True))
+            if not bare:
+                items = item.get("children") or []
+                stack.extend((child, items[i], False) for i, child in reversed(list(enumerate(node.children))))
+            continue
+        children: tuple[Node, ...] = ()
+        if not bare and node.children:
+            count = len(node.children)
+            children = tuple(built[len(built) - count :])
+            del built[len(built) - count :]
+        built.append(Node(node.kind, children, node.value, node.name, node.move, node.probability, node.evaluation))
+    return built[0]
 
 
 def _load(text: str | bytes) -> Any:
@@ -156,10 +244,12 @@ def _load(text: str | bytes) -> Any:
 class _Checker:
     """Replays raw JSON events against the tree, refusing anything a search could not have recorded."""
 
-    def __init__(self, tree: Node, info: Any, recorder: Recorder) -> None:
+    def __init__(self, tree: Node, info: Any, recorder: Recorder, bounds: tuple[Value, Value]) -> None:
         self.tree = tree
         self.info = info
         self.recorder = recorder
+        self.bounds = bounds
+        self.previous = -1  # the kind of the event before
         self.open: list[Node] = []
         self.last: list[int] = []  # per open node: the child searched last in this pass (-1: none)
         self.probed: list[set[int]] = []  # per open node: the children Star2 has probed
@@ -186,6 +276,7 @@ class _Checker:
                 raise TraceFormatError(f"{where}: {name} with no node being searched")
             else:
                 self._other(where, kind, aux, a, b, events[i + 1] if i + 1 < len(events) else None)
+            self.previous = kind
         if self.open:
             raise TraceFormatError(f"the trace ends with {len(self.open)} node(s) still open")
         if not visited_root:
@@ -268,6 +359,13 @@ class _Checker:
                 )
         elif node.kind == LEAF_NODE:
             raise TraceFormatError(f"{where}: a {name} event cannot close a leaf (leaves close with a leaf event)")
+        elif kind == TABLE:
+            self._table(where, node, value)
+        elif kind == BACKUP and not node.children:
+            raise TraceFormatError(
+                f"{where}: a backup cannot close a {node.kind} node that has no children "
+                "(it closes with a leaf event, its static evaluation, or a table event)"
+            )
         elif kind == PROBE:
             parent_is_chance = len(self.open) >= 2 and self.open[-2].kind == CHANCE
             if not (self.info.probes and parent_is_chance and node.kind in (MAX, MIN) and self.last[-1] == 0):
@@ -279,6 +377,25 @@ class _Checker:
         if kind == PROBE:
             self.probed[-1].add(self.last[-1])
         self.recorder.add(kind, (value,))
+
+    def _table(self, where: str, node: Node, value: Value) -> None:
+        """A transposition table's answer: it closes the visit of an inner node below the root, at once."""
+        if len(self.open) == 1:
+            raise TraceFormatError(
+                f"{where}: a table event cannot close the root (the table is empty when the search begins)"
+            )
+        if self.previous != VISIT:
+            raise TraceFormatError(
+                f"{where}: a table event must follow the visit of its node at once (the table is read first)"
+            )
+        if self.revisit[-1]:
+            raise TraceFormatError(f"{where}: a table event cannot close an outcome searched again after its probe")
+        low, high = self.bounds
+        if not low <= value <= high:
+            raise TraceFormatError(
+                f"{where}: the table's value {format_number(value)} is outside the bounds "
+                f"[{format_number(low)}, {format_number(high)}]"
+            )
 
 
 def _read_value(x: Any, where: str, *, infinite: bool) -> Value:

@@ -101,6 +101,22 @@ def chance_stays_within_children() -> None:
     assert s.exact_value == 7, s.exact_value
 
 
+def huge_table_value() -> None:
+    """A table event at C of Fig. 5.2 with a 5,000-digit value (no bounds refuse it): it replays, explains and saves."""
+
+    def change(data: dict[str, Any]) -> None:
+        data["events"][10:14] = [["table", 0, "9" * 5000, 0]]
+
+    trace = ev.Trace.from_json(changed(change))
+    assert trace.stats().table_hits == 1 and str(trace)
+    for frame in trace.frames():
+        assert frame.explanation and frame.nodes is not None
+    assert trace.frame(-1).node((1,)).range[0] == 10**5000 - 1
+    assert ev.Trace.from_json(trace.to_json())[10].value == 10**5000 - 1
+
+
+TABLE_AT_ROOT = [["visit", 0, "-inf", "+inf"], ["table", 0, 3, 0]]
+
 CASES = [
     # ---- not JSON, or not a trace
     Case("from-json-none", load(None), InputTypeError, ("str or bytes", "not None")),  # type: ignore[arg-type]
@@ -150,6 +166,22 @@ CASES = [
     Case("index-a-float", load(changed(event(1, ["visit", 0.0, "-inf", "+inf"]))), TraceFormatError, ("index",)),
     Case("a-second-root", load(changed(lambda d: d["events"].append(["visit", 0, 0, 0]))), TraceFormatError, ("root",)),
     Case("unclosed-nodes", load(changed(lambda d: d["events"].pop())), TraceFormatError, ("still open",)),
+    Case("table-at-the-root", load(changed(lambda d: d.update(events=TABLE_AT_ROOT))), TraceFormatError, ("root",)),
+    Case("table-closes-a-leaf", load(changed(event(3, ["table", 0, 3, 0]))), TraceFormatError, ("leaf",)),
+    Case(
+        "table-with-nothing-open",
+        load(changed(lambda d: d["events"].append(["table", 0, 3, 0]))),
+        TraceFormatError,
+        ("event 23", "no node being searched"),
+    ),
+    Case("table-after-a-child", load(changed(event(8, ["table", 0, 3, 0]))), TraceFormatError, ("follow the visit",)),
+    Case("table-value-huge-digits", huge_table_value, None),
+    Case(
+        "table-value-beyond-star1-bounds",
+        load(changed(lambda d: d["events"].insert(4, ["table", 0, 5, 0]), star1_exercise)),
+        TraceFormatError,
+        ("outside the bounds",),
+    ),
     Case(
         "star2-window-for-a-missing-child",
         load(changed(event(4, ["window", 5, 0, 1]), star2_probe)),

@@ -430,8 +430,13 @@ def test_fuzz_from_json_with_arbitrary_json(data: Any) -> None:
     loads_or_refuses(json.dumps(data))
 
 
+GAME_CASES = [
+    # explored trees: nodes the depth limit stopped at, table hits and pruned moves have no children
+    lambda: ev.alphabeta(ev.games.tictactoe("XO./X../O.."), table=True),
+    lambda: ev.star1(ev.games.coinflip_tictactoe("XO./X../O.."), depth=4, table=True),
+]
 EVENT_PIECES = st.one_of(
-    st.sampled_from(["visit", "leaf", "backup", "cutoff", "bounds", "window", "probe", "reuse", "other"]),
+    st.sampled_from(["visit", "leaf", "backup", "cutoff", "bounds", "window", "probe", "reuse", "table", "other"]),
     arbitrary_json,
 )
 SMALL_NUMBERS = st.one_of(st.integers(-2, 4), st.sampled_from(["+inf", "-inf", "1/3", 0.5, "x"]), arbitrary_json)
@@ -440,7 +445,7 @@ SMALL_NUMBERS = st.one_of(st.integers(-2, 4), st.sampled_from(["+inf", "-inf", "
 @st.composite
 def mutated_traces(draw: Any) -> str:
     """A real trace with events replaced, inserted, deleted or corrupted."""
-    make = draw(st.sampled_from(list(GOLDEN_CASES.values())))
+    make = draw(st.sampled_from([*GOLDEN_CASES.values(), *GAME_CASES]))
     data = saved(make())
     events = data["events"]
     for _ in range(draw(st.integers(1, 4))):
