@@ -110,6 +110,7 @@ _LAZY = {
     # name: (module, attribute); these need graphviz, ipywidgets or matplotlib, imported on first use.
     "draw": ("expectviz.render", "draw"),
     "play": ("expectviz.render", "play"),
+    "play_game": ("expectviz.render.play_game", "play_game"),
     "compare": ("expectviz.render", "compare"),
     "export_html": ("expectviz.render", "export_html"),
     "export_gif": ("expectviz.render", "export_gif"),

@@ -3,6 +3,7 @@
     expectviz solve TREE [--algorithm A] [--depth N] [--bounds L U] [--json] [--trace]
     expectviz render TREE [--algorithm A] [--step K] -o FILE       (.svg, .png, .pdf)
     expectviz animate TREE [--algorithm A] -o FILE                  (.html, .gif)
+    expectviz play GAME [--algorithm A] [--depth N] [--human X|O] [--position P] [--seed S] [--html FILE]
     expectviz list
 
 TREE is tree text in the notation, a file holding it (text or JSON), or the
@@ -145,6 +146,28 @@ def _parser() -> argparse.ArgumentParser:
     animate = sub.add_parser("animate", help="write a self-contained HTML player or an animated GIF of a search")
     common(animate)
     animate.add_argument("-o", "--output", required=True, help="output file: .html or .gif")
+
+    play = sub.add_parser(
+        "play",
+        help="play tic-tac-toe against an algorithm in the terminal",
+        description="Play a game against the computer: type a square (a1 to c3, or 1 to 9 row by row from the "
+        "top left) to move; 'quit' or the end of input stops.",
+    )
+    play.add_argument("game", metavar="GAME", choices=tuple(GAMES), help=f"the game: {', '.join(GAMES)}")
+    play.add_argument(
+        "-a", "--algorithm", choices=algorithms, help="default: alphabeta, or expectiminimax with coin flips"
+    )
+    play.add_argument(
+        "--depth",
+        type=_play_depth,
+        default=-1,  # the game's default (a number: argparse does not pass it through the type)
+        help="the computer's depth limit in levels (coin flips count), or 'end'; "
+        "default: the end in tictactoe, 6 in coinflip-tictactoe",
+    )
+    play.add_argument("--human", type=str.upper, choices=("X", "O"), default="X", help="your side (X moves first)")
+    play.add_argument("--position", help="the starting position, e.g. 'X.O/.X./...'")
+    play.add_argument("--seed", type=int, default=0, help="the seed of the coin flips (default 0)")
+    play.add_argument("--html", metavar="FILE", help="at the end, write the computer's last search as a player page")
 
     sub.add_parser("list", help="list the textbook trees and the games")
     return parser
@@ -422,6 +445,8 @@ def _run(args: argparse.Namespace) -> int:
         for name, make in GAMES.items():
             _write(f"  {name:<20} {(make.__doc__ or '').strip().splitlines()[0]}")
         return 0
+    if args.command == "play":
+        return _play(args)
     output: str | None = getattr(args, "output", None)
     if output is not None:
         _check_file_name(output)
@@ -504,6 +529,138 @@ def _solve(args: argparse.Namespace, tree: Any, bounds: tuple[Any, Any] | None) 
         _write("")
         for line in result.trace.lines():  # streamed: a long trace is never one string
             _write(line)
+
+
+# ---------------------------------------------------------------- play
+
+
+def _play_depth(text: str) -> int | None:
+    """Argument type of ``play --depth``: a whole number from 1, or ``end`` (no limit)."""
+    if text.strip().lower() in ("end", "none"):
+        return None
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more, or 'end' (search to the end of the game)")
+    return value
+
+
+def _play(args: argparse.Namespace) -> int:
+    """A game in the terminal: the board, your moves from stdin, the computer's answers; 0 when it ends."""
+    from .render.play_game import Match, capitalised, parse_square
+
+    if args.html is not None:
+        _check_html_name(args.html)
+    game, _ = load_game(args.game, args.position)
+    match = Match(
+        game,
+        human=args.human,
+        seed=args.seed,
+        algorithm=args.algorithm,
+        depth="auto" if args.depth == -1 else args.depth,
+        trace=args.html is not None,
+    )
+    _write(
+        f"{match.title}: you play {match.human}, the computer plays {match.computer} with {match.describe_settings()}."
+    )
+    _write("Type a square (a1 to c3, or 1 to 9 row by row from the top left) to move; 'quit' to stop.")
+    if match.chance:
+        _write("After each move a coin is flipped: heads blocks a random empty square, tails blocks nothing.")
+    moved = True  # print the board before the first prompt and after each move
+    while True:
+        if match.computers_turn:
+            answer = match.think()
+            if not answer.playable:
+                raise UsageError(f"the computer's search failed: {answer.error or answer.stopped}")
+            for entry in match.answer(answer):
+                said = entry.played(match.computer, present=True)
+                _write(said if entry.by == "coin" else f"{said} ({answer.summary()})")
+            continue
+        if moved:
+            _write("")
+            _write_board(match)
+            moved = False
+        if match.over:
+            winner = match.winner
+            who = "" if winner is None else ": you win" if winner == match.human else ": the computer wins"
+            _write(f"{match.outcome()}{who}.")
+            break
+        line = _ask(f"Your {'block' if match.blocking else 'move'} ({match.human}): ")
+        if line is None:
+            _write("")
+            break
+        word = line.strip().lower()
+        if word in ("quit", "q", "exit"):
+            break
+        action: Any
+        if match.blocking and word in ("none", "no", "-", "no block"):
+            action = None
+        elif word.isdigit() and len(word) == 1 and word != "0":
+            action = int(word) - 1
+        else:
+            try:
+                action = parse_square(word)
+            except ExpectvizError:
+                _write(f"{_quote(line.strip(), 20)} is not a square: type a1 to c3 (or 1 to 9), or quit")
+                continue
+        reason = match.refusal(action)
+        if reason is not None:
+            _write(capitalised(reason))
+            continue
+        moved = True
+        for entry in match.play(action):
+            if entry.by == "coin":
+                _write(entry.text)
+    if args.html is not None:
+        last = match.last_answer
+        if last is None or last.result is None:
+            raise UsageError(
+                f"--html {_quote(args.html, 200)}: the computer made no move, so there is no search to write"
+            )
+        try:
+            from .render import export_html
+
+            export_html(last.result, args.html)
+        except ModuleNotFoundError as exc:
+            package = (exc.name or "").partition(".")[0]
+            if not package or package == __package__:
+                raise
+            raise UsageError(f"drawing needs the {package} package: pip install 'expectviz[viz]'") from None
+        _write(f"wrote {args.html} (the search behind {last.move})")
+    return 0
+
+
+def _write_board(match: Any) -> None:
+    """The board as ``game.text`` writes it, with the column letters above and the row numbers at the left."""
+    _write("    a b c")
+    for number, row in enumerate(match.game.text(match.state).splitlines(), start=1):
+        _write(f"  {number} {row}")
+
+
+def _ask(prompt: str) -> str | None:
+    """One line from stdin after ``prompt`` (None at the end of input); echoed when stdin is not a terminal."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        return None
+    interactive = False
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        interactive = sys.stdin.isatty()
+    if not interactive:
+        sys.stdout.write(line if line.endswith("\n") else line + "\n")  # the transcript shows what was typed
+    return line.rstrip("\r\n")
+
+
+def _check_html_name(name: str) -> None:
+    """Refuse an ``--html`` name the file system cannot hold, before the game."""
+    try:
+        os.fsencode(name)
+    except UnicodeError:
+        raise UsageError(
+            f"--html {_quote(name, 200)} cannot be a file name here (it holds an unencodable character)"
+        ) from None
+    if "\0" in name:
+        raise UsageError(f"--html {_quote(name, 200)} cannot be a file name (it holds a NUL character)")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -201,7 +201,8 @@ def test_an_ascii_terminal_gets_escapes() -> None:
         assert main(["solve", "café"]) == 2
     assert b"best move:        caf\\xe9" in out.getvalue()
     assert err.getvalue() == b"expectviz: error: 'caf\\xe9' is neither tree text, a file, a textbook tree " + (
-        b"(those are: " + ", ".join(ev.TEXTBOOK).encode() + b") nor a game (" + ", ".join(ev.games.GAMES).encode() + b")\n"
+        b"(those are: " + ", ".join(ev.TEXTBOOK).encode() + b") "
+        b"nor a game (" + ", ".join(ev.games.GAMES).encode() + b")\n"
     )
 
 
