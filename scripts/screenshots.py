@@ -4,6 +4,7 @@
     .venv/bin/python scripts/screenshots.py                  # writes the five docs/*.png below
     .venv/bin/python scripts/screenshots.py --scale 1        # the cell outputs at 1 pixel per CSS pixel
     .venv/bin/python scripts/screenshots.py --review shots/  # whole windows, to look at the layout
+    .venv/bin/python scripts/screenshots.py --games shots/   # game searches (boards, big trees), for review
 
 The default run writes into docs/ (or --out):
 
@@ -21,6 +22,12 @@ The default run writes into docs/ (or --out):
 With ``--review DIR`` it writes, instead, whole-window screenshots at 1280x800 and 1920x1080 of the
 player in JupyterLab (file browser open, as a new user sees it) and of the exported page:
 ``lab-1280x800.png``, ``lab-1920x1080.png``, ``page-1280x800.png``, ``page-1920x1080.png``.
+
+With ``--games DIR`` it writes whole-window screenshots, at 1280x800 and 1920x1080, of game searches with
+their boards: the exported page of alpha-beta with a transposition table on ``XO./X../O..`` (at its end and
+at its first table hit), the live player of alpha-beta on all of tic-tac-toe in JupyterLab (with the kernel's
+time to make the widget), and the exported page of coin-flip tic-tac-toe's expectiminimax to depth 3; and
+the PDF ``expectviz render tictactoe --depth 2`` writes, with a PNG of it (Poppler's pdftoppm, if installed).
 
 Needs Chromium (/usr/bin/chromium, or $EXPECTVIZ_CHROMIUM), Playwright and Graphviz's dot.
 """
@@ -61,12 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="folder for the PNGs (default: docs/)")
     parser.add_argument("--scale", type=float, default=2, help="device pixels per CSS pixel (default: 2)")
     parser.add_argument("--review", type=Path, help="write whole-window screenshots for review into this folder")
+    parser.add_argument("--games", type=Path, help="write screenshots of game searches into this folder")
     args = parser.parse_args(argv)
     if _lab.chromium_path() is None:
         print(f"screenshots: no Chromium at {_lab.CHROMIUM}", file=sys.stderr)
         return 1
     if args.review is not None:
         return review(args.review)
+    if args.games is not None:
+        return games(args.games)
 
     coin_step = chance_backup_step(ev.expectiminimax("coin-flip"))
     shots = [  # (file, cell source, what the output is)
@@ -224,6 +234,79 @@ def review(folder: Path) -> int:
             print(shot)
             errors += page.errors
             page.context.close()
+    if errors:
+        print("JavaScript errors in the page:", *errors, sep="\n  ", file=sys.stderr)
+    return 1 if errors else 0
+
+
+GAME_PAGES = {  # file stem: the search
+    "tictactoe-table": lambda: ev.alphabeta(ev.games.tictactoe("XO./X../O.."), table=True),
+    "coinflip-depth3": lambda: ev.expectiminimax("coinflip-tictactoe", depth=3),
+}
+FULL_GAME = (
+    'import time, expectviz as ev\nr = ev.alphabeta("tictactoe")\nt = time.perf_counter()\np = ev.play(r, step=-1)\n'
+    "print(f'{time.perf_counter() - t:.2f} s')\np"
+)
+"""The live player on all of tic-tac-toe: the cell times making the widget (the kernel's part of opening it)."""
+
+
+def games(folder: Path) -> int:
+    """Game searches with their boards: exported pages, the live player on all of tic-tac-toe, a PDF."""
+    folder.mkdir(parents=True, exist_ok=True)
+    errors: list[str] = []
+    pages = []
+    for stem, search in GAME_PAGES.items():
+        result = search()
+        path = folder / f"{stem}.html"
+        ev.export_html(result, path)
+        pages.append((stem, path, result))
+    with _lab.browser() as chromium:
+        for stem, path, result in pages:
+            assert result.trace is not None
+            stops = {"end": len(result.trace)}
+            if result.trace.steps("table"):
+                stops["first-table-hit"] = result.trace.steps("table")[0]
+            for width, height in SIZES:
+                for where, step in stops.items():
+                    page = _lab.new_page(chromium, width=width, height=height)
+                    page.goto(path.as_uri())
+                    page.wait_for_selector(".ev-canvas svg")
+                    page.get_by_role("slider", name="step", exact=True).fill(str(step))
+                    page.mouse.move(0, 0)
+                    page.wait_for_timeout(400)
+                    shot = folder / f"page-{stem}-{where}-{width}x{height}.png"
+                    page.screenshot(path=str(shot))
+                    print(shot)
+                    errors += page.errors
+                    page.context.close()
+        with _lab.lab_server() as (base_url, root):
+            _lab.write_notebook(root, "games.ipynb", [FULL_GAME])
+            for width, height in SIZES:
+                page = _lab.new_page(chromium, width=width, height=height)
+                _lab.open_notebook(page, base_url, "games.ipynb")
+                _lab.hide_chrome(page)
+                _lab.run_cell(page, 0)
+                player = _lab.wait_for_players(page, 1).first
+                player.scroll_into_view_if_needed()
+                page.mouse.move(0, 0)
+                page.wait_for_timeout(800)
+                timing = page.locator(".jp-OutputArea-output pre").first.inner_text()
+                shot = folder / f"lab-tictactoe-alphabeta-{width}x{height}.png"
+                page.screenshot(path=str(shot))
+                print(shot, f"(the kernel made the player in {timing.strip()})")
+                errors += page.errors
+                _lab.delete_sessions(base_url)
+                page.context.close()
+    pdf = folder / "tictactoe-depth2.pdf"
+    subprocess.run(
+        [sys.executable, "-m", "expectviz", "render", "tictactoe", "--depth", "2", "-o", str(pdf)], check=True, cwd=ROOT
+    )
+    print(pdf)
+    try:
+        subprocess.run(["pdftoppm", "-png", "-r", "72", "-singlefile", str(pdf), str(pdf.with_suffix(""))], check=True)
+        print(pdf.with_suffix(".png"))
+    except FileNotFoundError:
+        print("no pdftoppm: the PDF is not turned into a PNG", file=sys.stderr)
     if errors:
         print("JavaScript errors in the page:", *errors, sep="\n  ", file=sys.stderr)
     return 1 if errors else 0

@@ -258,3 +258,81 @@ def test_predict_mode_hides_leaves_until_evaluated(browser: Any, tmp_path: Path)
     assert leaves() == ["3", "12", "8", "2", "?", "?", "14", "5", "2"]  # c2 and c3 were never looked at
     assert page.errors == []
     page.close()
+
+
+def test_a_game_page_draws_the_drawers_svg_and_follows_the_search(browser: Any, tmp_path: Path) -> None:
+    """A game's boards and table hits come through the page unchanged; zoomed in, stepping keeps the step's
+    node in sight."""
+    result = ev.alphabeta(ev.games.tictactoe("XO./X../O.."), table=True)
+    trace = result.trace
+    assert trace is not None
+    ev.export_html(result, tmp_path / "game.html")
+    page = Page(browser, tmp_path / "game.html")
+    renderer = renderer_for(trace)
+    slider = page.page.get_by_role("slider", name="step", exact=True)
+    first_hit = trace.steps("table")[0]
+    for k in (0, 1, first_hit - 1, first_hit, 60, len(trace), 30, 0):
+        slider.fill(str(k))
+        assert page.svg() == page.normalised(renderer.drawer.svg(renderer.scene.paint(trace.frame(k)))), k
+    pictures = page.page.eval_on_selector_all(".ev-canvas svg svg", "s => s.length")
+    assert pictures == sum(1 for it in renderer.scene.items if it.picture is not None) > 20
+    assert page.button("fit to width").is_disabled()  # it opens fitted to the panel, as every diagram does
+    for _ in range(3):
+        page.button("zoom in").click()
+    assert page.page.eval_on_selector(".ev-diagram", "d => d.scrollWidth > d.clientWidth")
+
+    def ring_in_sight() -> bool:
+        inside: bool = page.page.evaluate(
+            """() => {
+                const pane = document.querySelector('.ev-diagram').getBoundingClientRect();
+                const ring = document.querySelector('.ev-canvas [data-ring]').getBoundingClientRect();
+                return ring.left >= pane.left && ring.right <= pane.right && ring.top >= pane.top
+                    && ring.bottom <= pane.bottom;
+            }"""
+        )
+        return inside
+
+    page.page.locator(".ev-player").focus()
+    for step in range(1, 40):
+        page.page.keyboard.press("ArrowRight")
+        assert ring_in_sight(), step
+    page.page.keyboard.press("End")
+    assert ring_in_sight()
+    page.button("fit to width").click()
+    assert not page.page.eval_on_selector(".ev-diagram", "d => d.scrollWidth > d.clientWidth + 1")
+    assert page.errors == []
+    assert all(url.startswith("file://") for url in page.requests), page.requests
+    page.close()
+
+
+class _HostileBoards:
+    """Tic-tac-toe whose pictures try to run script: each is left out of the diagram, and says why."""
+
+    def __init__(self) -> None:
+        self.board = ev.games.tictactoe("XOX/X../O..")
+        self.initial = self.board.initial
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.board, name)
+
+    def picture(self, state: Any) -> str:
+        svg: str = self.board.picture(state)
+        if state % 2:
+            return svg.replace("<svg ", '<svg onload="window.pwned = 1" ')
+        return svg.replace("</svg>", "<script>window.pwned = 2</script></svg>")
+
+
+def test_hostile_pictures_run_nothing(browser: Any, tmp_path: Path) -> None:
+    result = ev.alphabeta(_HostileBoards())
+    ev.export_html(result, tmp_path / "boards.html", step=-1)
+    page = Page(browser, tmp_path / "boards.html")
+    for _ in range(5):
+        page.page.keyboard.press("ArrowLeft")
+    page.page.keyboard.press("End")
+    page.page.wait_for_timeout(100)
+    assert page.page.evaluate("() => window.pwned") is None
+    assert page.page.evaluate("() => document.querySelectorAll('.ev-canvas svg svg').length") == 0
+    titles = page.page.eval_on_selector_all(".ev-canvas title", "ts => ts.map(t => t.textContent).join(' ')")
+    assert "its picture is not drawn" in titles
+    assert page.errors == []
+    page.close()

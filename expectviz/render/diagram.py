@@ -228,6 +228,12 @@ def draw(
     thick outlines (and thick red-orange edges), finished nodes blue with their values, pruned nodes grey and dashed
     with a ✂ on the pruned edges; under each visited node its [alpha, beta] window (alpha-beta, Star1/2) and
     its [lower, upper] range (AIMA Fig. 5.5).
+
+    A game search draws the part of the game's tree it explored; when the game has a ``picture`` method,
+    each node's picture (a tic-tac-toe board) is drawn left of it, faded until the search reaches it, and
+    a node a transposition table answered carries a black "TT" badge with the table's value.  A big game
+    tree is drawn as the root's moves and the lines the search tried first, as wide as fits
+    :data:`~expectviz.render.scene.WIDTH_BUDGET`.
     """
     if isinstance(item, Node | str) and step is not None:
         raise RenderError("a bare tree has no steps: draw(result, step=...) draws a step of a search")

@@ -59,12 +59,13 @@ __all__ = [
     "module_text",
 ]
 
-CHUNK_STEPS = 5_000
+CHUNK_STEPS = 2_000
 """Steps per chunk sent to the live player; further chunks are sent when the browser asks."""
 STACK_ROWS = 40
 """The call-stack panel shows this many innermost calls."""
 _DIRECT_COST = 15
-"""Painting one step from scratch costs about this many steps of :meth:`Scene.paint_steps`."""
+"""Painting one step from scratch costs about this many steps of :meth:`Scene.paint_steps`: a walk this far
+behind the chunk asked for goes on to it, one further behind starts again at the chunk."""
 
 
 @cache
@@ -132,8 +133,7 @@ class _Predicting:
 
     def __init__(self, drawer: Any, scene: Scene) -> None:
         self.drawer = drawer
-        n = len(scene.items)
-        node_slot = drawer.HEAD + 3 * n
+        node_slot = drawer.nodes_at
         self.leaves = {
             node_slot + k: (k, f">{xml_escape(it.leaf_text)}</text>")
             for k, it in enumerate(scene.items)
@@ -251,18 +251,12 @@ class ViewPacker:
     def _paints(self, start: int, stop: int) -> Iterator[tuple[Paint, set[int] | None]]:
         """The paints of steps ``start``..``stop``, the first marked as all changed.
 
-        Walking :meth:`Scene.paint_steps` costs little a step; painting a step from scratch costs
-        a step's worth of every drawn item.  A chunk far ahead of the walk is painted from scratch.
+        Walking :meth:`Scene.paint_steps` costs little a step; starting a walk costs one step painted
+        from scratch.  A chunk behind the walk, or far ahead of it, starts a walk of its own.
         """
         behind = self._walked < start
-        walk_cost = start - (self._walked + 1 if behind else 0)
-        if walk_cost > _DIRECT_COST * (stop - start + 1):
-            yield from self._painted(start, stop)
-            return
-        if not behind:
-            self._walk, self._walked = None, -1
-        if self._walk is None:
-            self._walk = self.scene.paint_steps()
+        if self._walk is None or not behind or start - (self._walked + 1) > _DIRECT_COST:
+            self._walk, self._walked = self.scene.paint_steps(start), start - 1
         first = True
         for paint, changed in self._walk:
             self._walked = paint.step
@@ -272,16 +266,6 @@ class ViewPacker:
             first = False
             if paint.step >= stop:
                 return
-
-    def _painted(self, start: int, stop: int) -> Iterator[tuple[Paint, set[int] | None]]:
-        before: Paint | None = None
-        for step in range(start, stop + 1):
-            paint = self.scene.paint(self.trace.frame(step))
-            if before is None:
-                yield paint, None
-            else:
-                yield paint, {k for k, (a, b) in enumerate(zip(before.items, paint.items, strict=True)) if a != b}
-            before = paint
 
     # -- the call-stack panel
 

@@ -14,6 +14,7 @@
 
 const KEEP_CHUNKS = 4; // chunks kept per view besides the first
 const ZOOMS = [0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8];
+const FOLLOW_MARGIN = 48; // pixels: the step's node is scrolled into view when it comes closer to an edge
 
 /** An element with attributes (aria-*, class, ...) and children (nodes or text). */
 function h(tag, attrs = {}, ...children) {
@@ -269,6 +270,7 @@ function render({ model, el }) {
     step = k;
     let ready = true;
     views.forEach((view, i) => { ready = view.show(i === 0 ? k : follow[k]) && ready; });
+    views.forEach(keepInSight);
     slider.value = k;
     counter.textContent = `step ${k} of ${steps}`;
     first.disabled = previous.disabled = k === 0;
@@ -373,6 +375,24 @@ function render({ model, el }) {
       view.canvas.style.width = scale ? `${Math.floor(zoom * scale * box.width)}px` : "";
       view.canvas.classList.toggle("ev-sized", scale > 0);
     }
+  }
+  // A zoomed-in diagram keeps the node of the step in sight (the root before the search): it is scrolled to
+  // the middle when it comes near an edge, so stepping through a big tree (a game's) follows the search.
+  function keepInSight(view) {
+    const pane = view.diagram;
+    if (pane.scrollWidth <= pane.clientWidth + 1 && pane.scrollHeight <= pane.clientHeight + 1) return;
+    const svg = view.canvas.querySelector("svg");
+    const ring = svg && svg.querySelector("[data-ring]");
+    const target = ring || (svg && svg.querySelector('[data-node="n0"]'));
+    if (!target) return;
+    const box = target.getBoundingClientRect(), frame = pane.getBoundingClientRect();
+    const margin = Math.min(FOLLOW_MARGIN, pane.clientWidth / 4, pane.clientHeight / 4);
+    const middle = (low, high) => (low + high) / 2;
+    const dx = box.left < frame.left + margin || box.right > frame.left + pane.clientWidth - margin
+      ? middle(box.left, box.right) - middle(frame.left, frame.left + pane.clientWidth) : 0;
+    const dy = box.top < frame.top + margin || box.bottom > frame.top + pane.clientHeight - margin
+      ? middle(box.top, box.bottom) - middle(frame.top, frame.top + pane.clientHeight) : 0;
+    if (dx || dy) pane.scrollBy(dx, dy);
   }
   function setZoom(z, anchor) {
     const old = zoom;

@@ -12,6 +12,13 @@ its backed-up values, is always shown), then unvisited nodes level by level
 while room is left.  Children that are not kept are summarised per parent:
 each run of consecutive hidden siblings becomes one "+N nodes" box, N counting
 every node in those subtrees.
+
+The explored tree of a game search is wide (tic-tac-toe's root has 9 moves,
+each with 8 replies): there the most nodes are drawn whose drawing stays
+within :data:`WIDTH_BUDGET` -- the root's moves, and below them the lines the
+search tried first, as deep as it went (see :meth:`Scene._choose_game`).  A
+game with a ``picture`` method has each drawn node's picture drawn beside it
+(see :mod:`expectviz.render.picture`), faded while the node is not searched.
 """
 
 from __future__ import annotations
@@ -27,12 +34,14 @@ from ..recorder import CUTOFF as EVENT_CUTOFF
 from ..recorder import LEAF as EVENT_LEAF
 from ..recorder import PROBE as EVENT_PROBE
 from ..recorder import REUSE as EVENT_REUSE
+from ..recorder import TABLE as EVENT_TABLE
 from ..recorder import VISIT as EVENT_VISIT
 from ..recorder import WINDOW as EVENT_WINDOW
 from ..registry import info
 from ..replay import Frame, NodeState
-from ..trace import Trace, plain
+from ..trace import Trace, TraceIndex, plain
 from ..tree import CHANCE, KIND_NAMES, LEAF, MAX, MIN, Node, nodes, walk
+from .picture import Picture, picture_of
 from .style import LINE_HEIGHT, SHAPE, SMALL_SIZE, interval, number, ring_of, shorten, text_width
 
 __all__ = [
@@ -49,6 +58,12 @@ __all__ = [
     "label_top",
     "reach_below",
     "VALUE_GAP",
+    "WIDTH_BUDGET",
+    "ROOT_MOVES",
+    "TABLE_HITS_SHOWN",
+    "PICTURE",
+    "PICTURE_GAP",
+    "MAX_PICTURES",
 ]
 
 _READ_VALUES = 200_000
@@ -72,6 +87,21 @@ VALUE_SIZE = 13.0
 """Font size of the value beside a node."""
 VALUE_GAP = 6.0
 """White space between a node's ring and the value (right) or name (left) beside it."""
+WIDTH_BUDGET = 2000.0
+"""How wide (in points) the drawing of a game's explored tree may be: the most nodes that fit are drawn (see
+:meth:`Scene._choose_game`).  Fitted to a 1,500-pixel panel (the player at 1920x1080), its text is still read."""
+ROOT_MOVES = 12
+"""A game's drawing shows this many of the root's moves (all of tic-tac-toe's 9)."""
+TABLE_HITS_SHOWN = 2
+"""A game's drawing shows the first this many nodes a transposition table answered, wherever they are."""
+_SPREADS = tuple((e, p) for e in (4, 3, 2, 1) for p in (6, 4, 3, 2, 1))
+"""(nodes expanded per level, moves shown per expanded node) of the candidate drawings of a game's tree."""
+PICTURE = 36.0
+"""The side of the square a game's picture of a node's state is drawn in, left of the node's shape, in points."""
+PICTURE_GAP = 5.0
+"""White space between a node's ring and its picture."""
+MAX_PICTURES = 300
+"""Diagrams drawing more nodes than this draw no pictures (``max_nodes=None`` on a big tree)."""
 
 
 def label_top(kind: str, shape_width: float) -> float:
@@ -109,6 +139,10 @@ class Item:
     """For a summary: the child indices (under the parent's path) it stands for."""
     evaluation: str = ""
     """An inner node's static evaluation from the tree (``4`` for ``min [4] (...)``), else ""."""
+    picture: Picture | None = None
+    """The game's picture of the node's state, cleaned (None: no picture)."""
+    picture_note: str = ""
+    """Why the game's picture of this node is not drawn ("" when it is, or the game has none)."""
 
 
 @dataclass(slots=True)
@@ -128,6 +162,8 @@ class ItemPaint:
     """True on the edge of a child that a cutoff pruned directly."""
     known: str = ""
     """The node's value so far, for its tooltip ("" if none)."""
+    table: bool = False
+    """True on a node whose visit a transposition table closed: its value is the table's."""
 
 
 @dataclass(slots=True)
@@ -159,6 +195,12 @@ class Scene:
     """Layout box height of every item (one height keeps each level's shapes in line)."""
     static_depth: int | None = None
     """The depth of the nodes the search valued by static evaluations (its depth limit), None if none."""
+    game: object = None
+    """The game searched, when the trace is a game search's (None for a tree)."""
+    pictures: bool = False
+    """True when some drawn node has its game's picture."""
+    has_table: bool = False
+    """True when the trace has transposition-table hits (the diagram marks and explains them)."""
     _tooltips: list[str] | None = None
     _deepest: int = 0
     _item_nids: list[int] | None = None
@@ -167,14 +209,21 @@ class Scene:
 
     def __post_init__(self) -> None:
         self.algorithm = self.trace.algorithm if self.trace is not None else None
+        self.game = getattr(self.trace, "game", None) if self.trace is not None else None
+        if self.trace is not None and self.game is not None:
+            self.has_table = EVENT_TABLE in self.trace.index.kinds
         self._build()
         self.static_depth = self._static_depth()
 
     # ---------------------------------------------------------------- building
 
     def _build(self) -> None:
-        sizes = _subtree_sizes(self.tree)
+        sizes = _game_sizes(self.trace) if self.game is not None and self.trace is not None else None
+        if sizes is None:
+            sizes = _subtree_sizes(self.tree)
         self.total_nodes = sizes[id(self.tree)]
+        drawn = self.total_nodes if self.max_nodes is None else min(self.total_nodes, self.max_nodes)
+        self._picturing = callable(getattr(self.game, "picture", None)) and drawn <= MAX_PICTURES
         keep = self._choose(sizes)
         facts = info(self.algorithm) if self.algorithm is not None else None
         windowed = facts is not None and facts.windowed
@@ -213,6 +262,7 @@ class Scene:
             if it.kind == MORE:
                 bottom = max(bottom, reach_below(it))
         self.height = SHAPE_TOP + bottom + 2
+        self.pictures = any(it.picture is not None for it in self.items)
         self._deepest = max(it.depth for it in self.items)
 
     def _static_depth(self) -> int | None:
@@ -234,7 +284,6 @@ class Scene:
     def _add_summary(self, first: Path, marker: _RunMarker, parent: int, depth: int) -> None:
         me = len(self.items)
         text = f"+{marker.size}"
-        width = text_width(text, SMALL_SIZE) + 14
         parent_path = first[:-1]
         self.items.append(
             Item(
@@ -247,8 +296,8 @@ class Scene:
                 edge_label="",
                 leaf_text=text,
                 slots=(),
-                width=max(width + 8, 2 * ring_of(MORE, width).side + 4),
-                shape_width=width,
+                width=_summary_width(marker.size),
+                shape_width=text_width(text, SMALL_SIZE) + 14,
                 hidden=marker.size,
                 covers=marker.children,
             )
@@ -258,28 +307,10 @@ class Scene:
 
     def _item(self, me: int, path: Path, node: Node, parent: int, depth: int, slots: tuple[str, ...]) -> Item:
         name = node.name or ""
-        edge = " ".join(
-            part
-            for part in (node.move or "", format_probability(node.probability) if node.probability is not None else "")
-            if part
-        )
-        if node.kind == LEAF:
-            leaf_text = number(node.value)
-            shape_w = max(SHAPE, text_width(leaf_text) + 12)
-        else:
-            leaf_text = ""
-            shape_w = SHAPE + 6 if node.kind in (MAX, MIN) else SHAPE
-        beside = 0.0  # the widest text beside the shape, left (a name) or right (a value)
-        if node.kind != LEAF:
-            beside = text_width("\u2265 " + self._widest_number(), VALUE_SIZE)
-            if len(name) > 2:
-                beside = max(beside, text_width(shorten(name, 12)))
-        elif node.name:
-            beside = text_width(shorten(name, 12))
-        side = ring_of(node.kind, shape_w).side + (beside + VALUE_GAP + 1 if beside else 2)
-        box = max((text_width(_SLOT_PREFIX[s] + self._widest_interval(), SMALL_SIZE) for s in slots), default=0.0)
-        label = text_width(shorten(edge, 24), SMALL_SIZE)
-        width = max(2 * side, box + 2 * LABEL_PAD + 8, 2 * (label + EDGE_LABEL_GAP + 4) if label else 0.0)
+        edge = _edge_text(node)
+        leaf_text = number(node.value) if node.kind == LEAF else ""
+        picture, note = self._picture(node)
+        width, shape_w = self._width(node, slots, picture=picture is not None)
         return Item(
             id=f"n{me}",
             path=path,
@@ -293,18 +324,57 @@ class Scene:
             width=width,
             shape_width=shape_w,
             evaluation=number(node.evaluation) if node.kind != LEAF and node.evaluation is not None else "",
+            picture=picture,
+            picture_note=note,
         )
+
+    def _width(self, node: Node, slots: tuple[str, ...], *, picture: bool) -> tuple[float, float]:
+        """A node's layout box width and shape width: room for its shape, ring, value, name, picture, label box
+        and the label of the edge into it."""
+        name = node.name or ""
+        if node.kind == LEAF:
+            shape_w = max(SHAPE, text_width(number(node.value)) + 12)
+        else:
+            shape_w = SHAPE + 6 if node.kind in (MAX, MIN) else SHAPE
+        beside = 0.0  # the widest text beside the shape, left (a name) or right (a value)
+        if node.kind != LEAF:
+            beside = text_width("\u2265 " + self._widest_number(), VALUE_SIZE)
+            if len(name) > 2:
+                beside = max(beside, text_width(shorten(name, 12)))
+        elif node.name:
+            beside = text_width(shorten(name, 12))
+        side = ring_of(node.kind, shape_w).side + (beside + VALUE_GAP + 1 if beside else 2)
+        if picture:  # the picture left of the ring, and a name beyond it; the value stays right
+            left = ring_of(node.kind, shape_w).side + PICTURE_GAP + PICTURE + 2
+            if len(name) > 2 or (node.kind == LEAF and name):
+                left += VALUE_GAP + text_width(shorten(name, 12)) + 1
+            side = max(side, left)
+        box = max((text_width(_SLOT_PREFIX[s] + self._widest_interval(), SMALL_SIZE) for s in slots), default=0.0)
+        label = text_width(shorten(_edge_text(node), 24), SMALL_SIZE)
+        width = max(2 * side, box + 2 * LABEL_PAD + 8, 2 * (label + EDGE_LABEL_GAP + 4) if label else 0.0)
+        return width, shape_w
+
+    def _picture(self, node: Node) -> tuple[Picture | None, str]:
+        """The game's picture of the node's state, cleaned, or None and why not ("" for a game without pictures)."""
+        if self.game is None or node.state is None or not callable(getattr(self.game, "picture", None)):
+            return None, ""
+        if not self._picturing:
+            return None, f"pictures are drawn in diagrams of at most {MAX_PICTURES} nodes"
+        return picture_of(self.game, node.state)
 
     def _widest_number(self) -> str:
         cached: str | None = getattr(self, "_widest", None)
         if cached is None:
             texts = ["+\u221e"]
+            chance = False
             for node in islice(nodes(self.tree), 5000):
+                chance = chance or node.kind == CHANCE
                 for x in (node.value, node.evaluation):
                     if x is not None:
                         texts.append(number(x))
             cached = max(texts, key=len)
-            if any("." in t or "/" in t for t in texts):
+            averaged = chance or self.game is None  # a game's tree without chance nodes takes no averages
+            if averaged and any("." in t or "/" in t for t in texts):
                 cached = cached + "00"  # averages of fractions grow a digit or two
             cached = max([cached, *self._recorded_numbers()], key=len)
             self._widest = cached
@@ -328,8 +398,13 @@ class Scene:
         return f"[{w}, {w}]"
 
     def _choose(self, sizes: dict[int, int]) -> set[Path]:
-        """The paths to draw: everything when it fits, else visited nodes first, level by level."""
+        """The paths to draw: everything when it fits, else visited nodes first, level by level.
+
+        A game's explored tree is chosen by :meth:`_choose_game` instead: its levels widen too fast.
+        """
         limit = self.max_nodes
+        if limit is not None and self.game is not None and self.trace is not None:
+            return self._choose_game(sizes, max(limit, 1))
         if limit is None or self.total_nodes <= limit:
             return {path for path, _ in walk(self.tree)}
         limit = max(limit, 1)
@@ -357,6 +432,82 @@ class Scene:
                 queue.append((child_path, child_node))
         return keep
 
+    def _choose_game(self, sizes: dict[int, int], limit: int) -> set[Path]:
+        """The paths to draw of a game's explored tree: the most nodes whose drawing fits :data:`WIDTH_BUDGET`.
+
+        The candidates: the whole tree (when it has at most ``limit`` nodes), and for each ``e`` and ``p`` of
+        :data:`_SPREADS` the explored part read level by level, where the first ``e`` nodes of a level with
+        moves searched show their first ``p`` moves searched (the root all its moves, up to
+        :data:`ROOT_MOVES`).  So the root's moves are always shown, and below them the lines the search
+        tried first, as deep as it went; and the first :data:`TABLE_HITS_SHOWN` nodes a transposition table
+        answered, with the moves to them.  When none fits, the narrowest is drawn.
+        """
+        assert self.trace is not None
+        ix = self.trace.index
+        candidates: list[set[Path]] = []
+        if self.total_nodes <= limit:
+            candidates.append({path for path, _ in walk(self.tree)})
+        hits: set[Path] = set()
+        event = -1
+        for _ in range(TABLE_HITS_SHOWN):
+            event = ix.kinds.find(EVENT_TABLE, event + 1)
+            if event < 0:
+                break
+            path = ix.path(ix.about[event])
+            hits.update(path[:depth] for depth in range(len(path) + 1))
+        for e, p in _SPREADS:
+            keep = self._spread(ix, e, p, limit)
+            if len(keep | hits) <= limit:
+                keep |= hits
+            candidates.append(keep)
+        estimate = _WidthEstimate(self, sizes)
+        narrowest: tuple[float, set[Path]] | None = None
+        tries = 0
+        seen: set[frozenset[Path]] = set()
+        for keep in sorted(candidates, key=len, reverse=True):  # stable: of two the same size, the first
+            key = frozenset(keep)
+            if key in seen:
+                continue
+            seen.add(key)
+            boxes = estimate.boxes(keep)
+            width = estimate(boxes)
+            if width <= WIDTH_BUDGET:
+                return keep
+            if narrowest is None or width < narrowest[0]:
+                narrowest = (width, keep)
+            if width <= 1.5 * WIDTH_BUDGET and tries < _LAYOUT_TRIES:  # dot may lay it out narrower than estimated
+                tries += 1
+                laid = estimate.laid_out(boxes)
+                if laid is not None and laid <= WIDTH_BUDGET:
+                    return keep
+        assert narrowest is not None
+        return narrowest[1]
+
+    def _spread(self, ix: TraceIndex, expand: int, moves: int, limit: int) -> set[Path]:
+        """The explored part level by level: the first ``expand`` nodes of each level that have moves searched
+        show their first ``moves`` moves searched (the root up to :data:`ROOT_MOVES`); at most ``limit`` nodes."""
+        keep: set[Path] = {()}
+        level: list[tuple[Path, int]] = [((), 0)]
+        while level and len(keep) < limit:
+            below: list[tuple[Path, int]] = []
+            expanded = 0
+            for path, nid in level:
+                if expanded >= expand or len(keep) >= limit:
+                    break
+                child = ix.first_child[nid]
+                if child < 0:
+                    continue
+                expanded += 1
+                shown = 0
+                while child >= 0 and shown < (ROOT_MOVES if not path else moves) and len(keep) < limit:
+                    child_path = path + (ix.child_index[child],)
+                    keep.add(child_path)
+                    below.append((child_path, child))
+                    shown += 1
+                    child = ix.next_sibling[child]
+            level = below
+        return keep
+
     # ---------------------------------------------------------------- painting
 
     def paint(self, frame: Frame | None) -> Paint:
@@ -380,25 +531,30 @@ class Scene:
             looks.append(self._look(k, frame, stack_items, current_item, looks))
         return Paint(frame.step, steps, looks, self._caption(frame), frame.explanation)
 
-    def paint_steps(self) -> Iterator[tuple[Paint, set[int] | None]]:
-        """Every frame's looks in order, with the items each step changed (None for step 0: all of them).
+    def paint_steps(self, start: int = 0) -> Iterator[tuple[Paint, set[int] | None]]:
+        """Every frame's looks in order from step ``start``, with the items each step changed (None for the
+        first: all of them).
 
         A step repaints only what its event can change: its node and that node's parent, the
         node that was current before, every open ancestor when a leaf is evaluated (their
         ranges), and the drawn subtree of a node that is cut off.  So painting a whole trace
-        costs time linear in its events, not events times drawn nodes.
+        costs time linear in its events, not events times drawn nodes; starting later costs
+        one frame painted whole.
         """
         trace = self.trace
         assert trace is not None
         ix = trace.index
-        frame = trace.frame(0)
+        frame = trace.frame(start)
         paint = self.paint(frame)
         yield paint, None
         looks = list(paint.items)
         before = self._current_item(frame)
         below = self._descendants()
         on_stack: dict[int, int] = {}  # item -> how many open nodes it draws (a summary can hide several)
-        for step in range(1, len(trace) + 1):
+        for nid in frame.stack.ids():  # the calls open at the start
+            item = self._item_of(nid)
+            on_stack[item] = on_stack.get(item, 0) + 1
+        for step in range(start + 1, len(trace) + 1):
             frame = trace.frame(step)
             i = step - 1
             kind = ix.kinds[i]
@@ -406,12 +562,12 @@ class Scene:
             item = self._item_of(nid)
             if kind == EVENT_VISIT:
                 on_stack[item] = on_stack.get(item, 0) + 1
-            elif kind in (EVENT_LEAF, EVENT_BACKUP, EVENT_PROBE):
+            elif kind in (EVENT_LEAF, EVENT_BACKUP, EVENT_PROBE, EVENT_TABLE):
                 on_stack[item] -= 1
                 if not on_stack[item]:
                     del on_stack[item]
             touched = {item, self._item_of(ix.parent[nid]) if ix.parent[nid] >= 0 else -1}
-            if kind == EVENT_LEAF:  # the ranges of every open ancestor may narrow
+            if kind == EVENT_LEAF or kind == EVENT_TABLE:  # the ranges of every open ancestor may narrow
                 touched.update(on_stack)
             elif kind == EVENT_CUTOFF:
                 touched.update(below.get(self._item_of(nid), ()))
@@ -610,12 +766,30 @@ class Scene:
         status = state.status
         value = ""
         if it.kind != LEAF and state.value is not None:
-            if status == "done" and not state.cut and it.depth == self.static_depth:
+            if status == "done" and not state.cut and it.depth == self.static_depth and it.evaluation:
                 value = f"[{number(state.value)}]"  # a static evaluation at the depth limit, not a backed-up value
             else:
                 value = self._value_text(it.kind, state)
         lines = tuple(line for line in (self._slot_text(slot, state) for slot in it.slots) if line)
-        return ItemPaint(status, value=value, lines=lines, known=number(state.value) if state.value is not None else "")
+        known = number(state.value) if state.value is not None else ""
+        if state.from_table and state.value is not None:  # the table's value: exact, or a bound its window shows
+            value = known = self._table_text(state)
+        return ItemPaint(status, value=value, lines=lines, known=known, table=state.from_table)
+
+    def _table_text(self, state: NodeState) -> str:
+        """The value a transposition table gave a node, with its side when it was a bound (``≥ 1``)."""
+        v, window = state.value, state.window
+        if window is None or v is None:
+            return number(v)
+        alpha, beta = window
+        above, below = v >= beta, v <= alpha  # the table answers a window only with an exact value or a bound
+        if above and below:
+            return "\u2264/\u2265 " + number(v)
+        if above:
+            return "\u2265 " + number(v)
+        if below:
+            return "\u2264 " + number(v)
+        return number(v)
 
     def _value_text(self, kind: str, state: NodeState) -> str:
         """The value beside a node: exact once finished, else a bound (a probe bounds a node from one side)."""
@@ -680,6 +854,8 @@ class Scene:
                 text += " (this step's node)"
             if look.known:
                 text += f", value {look.known}"
+            if look.table:
+                text += " from the transposition table (this position was searched before; not searched again)"
         return text
 
     def _tooltip_base(self, it: Item) -> str:
@@ -690,6 +866,8 @@ class Scene:
         text = f"{who} ({kind})" if who and " after " not in who else (who or kind)
         if it.path:
             text += " at path " + "/".join(map(str, it.path))
+        if it.picture_note:
+            text += f" (its picture is not drawn: {it.picture_note})"
         return text
 
     def _caption(self, frame: Frame | None) -> str:
@@ -724,9 +902,10 @@ _SLOT_PREFIX = {
 
 def reach_below(it: Item) -> float:
     """How far below its shape's centre an item's drawing can reach: its ring, or its label box if it has one."""
+    picture = PICTURE / 2 + 1 if it.picture is not None else 0.0  # a picture is centred beside the shape
     if not it.slots:
-        return ring_of(it.kind, it.shape_width).below
-    return label_top(it.kind, it.shape_width) + len(it.slots) * LINE_HEIGHT + 2 * LABEL_PAD
+        return max(ring_of(it.kind, it.shape_width).below, picture)
+    return max(label_top(it.kind, it.shape_width) + len(it.slots) * LINE_HEIGHT + 2 * LABEL_PAD, picture)
 
 
 def _slots(
@@ -753,6 +932,141 @@ def _slots(
         if algorithm is not None and info(algorithm).probes and node.kind != LEAF:
             slots.append("probe")
     return tuple(slots)
+
+
+class _WidthEstimate:
+    """How wide the drawing of a choice of paths would be: estimated (each subtree side by side), or laid out.
+
+    The estimate errs wide: Graphviz's ``dot`` lets subtrees overlap where their levels do not, so a tree
+    whose deep lines lean one way is drawn up to half as wide.  Widths of nodes are worked out once per path.
+    """
+
+    def __init__(self, scene: Scene, sizes: dict[int, int]) -> None:
+        self.scene = scene
+        self.sizes = sizes
+        facts = info(scene.algorithm) if scene.algorithm is not None else None
+        self.windowed = facts is not None and facts.windowed
+        self.star = facts is not None and facts.star
+        self.widths: dict[Path, float] = {}
+        self.nodes: dict[Path, Node] = {(): scene.tree}
+
+    def boxes(self, keep: set[Path]) -> list[tuple[float, int]]:
+        """The layout boxes the scene would have, in preorder: (width, index of the parent's box)."""
+        out: list[tuple[float, int]] = []
+        stack: list[tuple[Path, int, int]] = [((), -1, 0)]  # (path, parent box, hidden nodes: a summary if > 0)
+        while stack:
+            path, parent, hidden = stack.pop()
+            me = len(out)
+            if hidden:
+                out.append((_summary_width(hidden), parent))
+                continue
+            node = self._node(path)
+            out.append((self._width(path, node), parent))
+            pending: list[tuple[Path, int, int]] = []
+            run = 0
+            for i, child in enumerate(node.children):
+                child_path = path + (i,)
+                if child_path in keep:
+                    if run:
+                        pending.append(((), me, run))
+                        run = 0
+                    pending.append((child_path, me, 0))
+                else:
+                    run += self.sizes[id(child)]
+            if run:
+                pending.append(((), me, run))
+            stack.extend(reversed(pending))
+        return out
+
+    def __call__(self, boxes: list[tuple[float, int]]) -> float:
+        """The estimate: each box as wide as itself or its children side by side."""
+        spread = [0.0] * len(boxes)
+        count = [0] * len(boxes)
+        need = [0.0] * len(boxes)
+        for k in range(len(boxes) - 1, -1, -1):  # children before parents (preorder reversed)
+            width, parent = boxes[k]
+            need[k] = max(width, spread[k] + _NODE_GAP * (count[k] - 1)) if count[k] else width
+            if parent >= 0:
+                spread[parent] += need[k]
+                count[parent] += 1
+        return need[0]
+
+    def laid_out(self, boxes: list[tuple[float, int]]) -> float | None:
+        """The width Graphviz's ``dot`` lays the boxes out in (None without ``dot``)."""
+        from ..errors import GraphvizError, GraphvizNotFoundError
+        from .layout import MARGIN, lay_out
+
+        lines = ["digraph layout {", "  graph [ordering=out, nodesep=0.14, ranksep=0.4, margin=0, splines=false];"]
+        lines.append('  node [shape=box, fixedsize=true, label="", height=0.5];')
+        lines.extend(f"  n{k} [width={width / 72:.3f}];" for k, (width, _) in enumerate(boxes))
+        lines.extend(f"  n{parent} -> n{k};" for k, (_, parent) in enumerate(boxes) if parent >= 0)
+        try:
+            plain = lay_out("\n".join(lines) + "\n}\n").decode("utf-8")
+        except (GraphvizNotFoundError, GraphvizError):
+            return None
+        first = plain.split("\n", 1)[0].split()
+        return float(first[2]) * 72 + 2 * MARGIN
+
+    def _node(self, path: Path) -> Node:
+        found = self.nodes.get(path)
+        if found is None:
+            found = self.nodes[path] = self._node(path[:-1]).children[path[-1]]
+        return found
+
+    def _width(self, path: Path, node: Node) -> float:
+        found = self.widths.get(path)
+        if found is None:
+            parent_kind = self._node(path[:-1]).kind if path else None
+            slots = _slots(node, parent_kind, windowed=self.windowed, star=self.star, algorithm=self.scene.algorithm)
+            picture = self.scene._picturing and node.state is not None
+            found = self.widths[path] = self.scene._width(node, slots, picture=picture)[0]
+        return found
+
+
+_LAYOUT_TRIES = 6
+"""How many choices too wide by the estimate are laid out by ``dot`` to see whether they fit after all."""
+_NODE_GAP = 10.0
+"""The room Graphviz leaves between two boxes side by side (``nodesep``), in points."""
+
+
+def _edge_text(node: Node) -> str:
+    """The label of the edge into a node: its move and probability ("" if neither)."""
+    return " ".join(
+        part
+        for part in (node.move or "", format_probability(node.probability) if node.probability is not None else "")
+        if part
+    )
+
+
+def _summary_width(size: int) -> float:
+    """The layout box width of a "+N" summary of ``size`` hidden nodes."""
+    width = text_width(f"+{size}", SMALL_SIZE) + 14
+    return max(width + 8, 2 * ring_of(MORE, width).side + 4)
+
+
+def _game_sizes(trace: Trace) -> dict[int, int] | None:
+    """Nodes in each subtree of a game search's explored tree, by id() of its root, read from the trace's index.
+
+    Every node of that tree is one the search reached (numbered by the index, parents before children) or a
+    childless stub for a pruned move, so one pass over the reached nodes counts them all: much faster than a
+    walk of a tree of half a million nodes.  None when the tree is not the index's.
+    """
+    ix = trace.index
+    nodes_ = ix.nodes
+    if not nodes_ or trace.tree is not nodes_[0]:
+        return None
+    size = [1 + len(node.children) for node in nodes_]  # every child counted once, as if it were a stub
+    parent = ix.parent
+    for nid in range(len(size) - 1, 0, -1):  # children before parents: a reached child adds its own subtree
+        size[parent[nid]] += size[nid] - 1
+    return _StubSizes(zip(map(id, nodes_), size, strict=True))
+
+
+class _StubSizes(dict[int, int]):
+    """Subtree sizes by id(); a node not listed is a pruned move's stub, with no children."""
+
+    def __missing__(self, key: int) -> int:
+        return 1
 
 
 def _subtree_sizes(root: Node) -> dict[int, int]:

@@ -18,6 +18,12 @@ Where text goes, so that no line ever runs through it:
 Edges leave a node from its shape (a MIN triangle's tip), not from under its
 labels, so a two-child MIN node reads as a triangle over a long, narrow fan.
 
+A game's pictures of its states (AIMA Fig. 5.1's boards) sit left of their
+nodes' shapes, each a nested ``<svg>`` that :mod:`expectviz.render.picture`
+wrote out from a whitelist; they are one slot, the same at every step, and a
+node not searched (yet) veils its own picture in its node slot.  A node a
+transposition table answered carries a black "TT" badge over its value.
+
 Styles are presentation attributes, not a ``<style>`` sheet: the SVG looks the
 same inline in a notebook, as an ``<img>``, on GitHub and in a file.  All text
 from the tree goes through :func:`~expectviz.render.style.xml_escape`.
@@ -36,6 +42,8 @@ from .scene import (
     EDGE_LABEL_GAP,
     LABEL_PAD,
     MORE,
+    PICTURE,
+    PICTURE_GAP,
     SHAPE_TOP,
     VALUE_GAP,
     VALUE_SIZE,
@@ -76,6 +84,14 @@ from .style import (
 __all__ = ["Drawer", "LEGEND_MIN_WIDTH", "SIDE_LEGEND_MAX_WIDTH"]
 
 _HALO = ' stroke="#FFFFFF" stroke-width="3" paint-order="stroke"'
+_VEILED = ("unvisited", "pruned")
+"""A node's picture is veiled while the node is not searched (yet): the searched positions stand out."""
+_VEIL = "0.62"
+_TABLE_BADGE = (
+    '<g data-table="1" transform="translate({x},{y})"><rect width="23" height="15" rx="3" fill="#000000"/>'
+    '<text x="11.5" y="11.5" text-anchor="middle" font-size="10.5" font-weight="bold" fill="#FFFFFF">TT</text></g>'
+)
+"""The mark of a node a transposition table answered ({x}, {y}: its top left corner, over the value)."""
 """A white outline under text, so that labels stay readable where lines pass."""
 _PLAIN = Look("#FFFFFF", "#000000", 1.4, "", "#000000")
 CAPTION_HEIGHT = 20.0
@@ -123,7 +139,7 @@ class Drawer:
         self.show_legend = legend
         self._geometry()
         self._edge_memo: list[dict[tuple[str, bool], str]] = [{} for _ in scene.items]
-        self._node_memo: list[dict[tuple[str, str, tuple[str, ...], str, bool], str]] = [{} for _ in scene.items]
+        self._node_memo: list[dict[tuple[str, str, tuple[str, ...], str, bool, bool], str]] = [{} for _ in scene.items]
         self.tree_top = CAPTION_HEIGHT
         self._legend_svg, self._legend_at = "", (0.0, 0.0)
         self.width, self.height = where.width, CAPTION_HEIGHT + self.tree_height
@@ -146,8 +162,15 @@ class Drawer:
         self.labels_at: list[float] = []  # top of the label box
         self.value_x: list[float] = []
         self.name_x: list[float] = []
+        self.picture_x: list[float] = []  # left side of the item's picture (when it has one)
         for k, it in enumerate(scene.items):
             self._place(k, it)
+        self._pictures = "".join(
+            f'<g data-picture="{it.id}">' + it.picture.at(self.picture_x[k], self.cy[k] - PICTURE / 2, PICTURE) + "</g>"
+            for k, it in enumerate(scene.items)
+            if it.picture is not None
+        )
+        """Every node's picture: one slot, the same at every step (a node's look veils its own)."""
         self.box_bottom = [t + scene.height for t in self.box_top]
         # The tree's part of the drawing: from the highest ring to the lowest label box, with a margin.
         reach = [
@@ -155,7 +178,11 @@ class Drawer:
             for cy, it in zip(self.cy, scene.items, strict=True)
         ]
         self.tree_y = min(top for top, _ in reach) - 8
-        self.tree_height = max(bottom for _, bottom in reach) + 8 - self.tree_y
+        lowest = max(bottom for _, bottom in reach)
+        horizon = self._horizon_y()
+        if horizon is not None:  # a depth limit at the deepest level drawn: its line runs under that level
+            lowest = max(lowest, horizon + 2)
+        self.tree_height = lowest + 8 - self.tree_y
         self.edges: list[_Edge | None] = [
             _Edge(self.cx[it.parent], self.bottom[it.parent], self.cx[k], self.top[k]) if it.parent >= 0 else None
             for k, it in enumerate(scene.items)
@@ -179,7 +206,11 @@ class Drawer:
         self.rings.append(_ring(ring.circle, cx, cy + ring.dy, ring.rx, ring.ry))
         self.labels_at.append(cy + label_top(it.kind, it.shape_width))
         self.value_x.append(cx + ring.side + VALUE_GAP)
-        self.name_x.append(cx - ring.side - VALUE_GAP)
+        self.picture_x.append(cx - ring.side - PICTURE_GAP - PICTURE)
+        if it.picture is not None:
+            self.name_x.append(cx - ring.side - PICTURE_GAP - PICTURE - VALUE_GAP)
+        else:
+            self.name_x.append(cx - ring.side - VALUE_GAP)
         inner = it.leaf_text if it.kind in (LEAF, MORE) else (it.name if len(it.name) <= 2 else "")
         self.inner.append((cx, text_y, xml_escape(inner)))
 
@@ -211,15 +242,22 @@ class Drawer:
             f'fill="{colour}"{_HALO}>{xml_escape(shorten(it.edge_label, 24))}</text>'
         )
 
+    def _horizon_y(self) -> float | None:
+        """Where the depth limit's line runs (None if the search had none)."""
+        depth = self.scene.static_depth
+        if depth is None:
+            return None
+        level = [k for k, it in enumerate(self.scene.items) if it.depth == depth]
+        if not level:
+            return None
+        return self.box_top[level[0]] + self.scene.height + _HORIZON_BELOW
+
     def _horizon_line(self) -> str:
         """The dashed line under the level a depth-limited search evaluated statically ("" if none)."""
         depth = self.scene.static_depth
-        if depth is None:
+        y = self._horizon_y()
+        if depth is None or y is None:
             return ""
-        level = [k for k, it in enumerate(self.scene.items) if it.depth == depth]
-        if not level:
-            return ""
-        y = self.box_bottom[level[0]] + _HORIZON_BELOW
         title = f"the depth limit: nodes at depth {depth} are valued by static evaluations, nothing below is searched"
         return (
             f'<g data-horizon="{depth}"><title>{title}</title><line x1="4" y1="{_f(y)}" '
@@ -263,6 +301,11 @@ class Drawer:
             f' stroke-dasharray="{dash}"' if dash else ""
         )
         out.append(self.shapes[k].replace("{style}", attrs))
+        if it.picture is not None and look.status in _VEILED:
+            out.append(
+                f'<rect x="{_f(self.picture_x[k] - 1)}" y="{_f(cy - PICTURE / 2 - 1)}" width="{_f(PICTURE + 2)}" '
+                f'height="{_f(PICTURE + 2)}" fill="#FFFFFF" fill-opacity="{_VEIL}"/>'
+            )
         tx, ty, inner = self.inner[k]
         if inner:
             size = f' font-size="{_f(SMALL_SIZE)}"' if it.kind == MORE else ""
@@ -278,6 +321,8 @@ class Drawer:
                 f'<text x="{_f(self.value_x[k])}" y="{_f(cy + 5)}" font-weight="bold" '
                 f'font-size="{_f(VALUE_SIZE)}" fill="{colour}">{xml_escape(look.value)}</text>'
             )
+        if look.table:
+            out.append(_TABLE_BADGE.replace("{x}", _f(self.value_x[k])).replace("{y}", _f(cy - 25)))
         if look.lines:
             out.append(self._label_box(k, look.lines))
         out.append("</g>")
@@ -349,6 +394,8 @@ class Drawer:
         looks = [(_swatch_ring(), f"{HALO_WORDS} ring: this step's node")]
         for status in statuses:
             looks.append((_swatch_shape(CHANCE, LOOKS[status]), f"{STATUS_COLOURS[status]}: {STATUS_WORDS[status]}"))
+        if scene.has_table:
+            looks.append((_swatch_table(), "TT: value from the transposition table"))
         lines = [(_swatch_edge("stack"), f"thick {HALO_WORDS} line: the call stack")]
         if facts.windowed:
             lines.append((_swatch_edge("pruned", cut=True), f"grey dashed line, {CUT_MARK}: cut off"))
@@ -360,6 +407,8 @@ class Drawer:
         texts.append(("", "\u2265 / \u2264 v: a bound, not exact"))
         if scene.static_depth is not None:
             texts.append(("", "[v]: static evaluation"))
+        if scene.pictures:
+            texts.append(("", "faded picture: a position not searched (yet)"))
         if facts.star:
             texts.append(("", "L,U: chance node's running bounds"))
             texts.append(("", "\u03b1\u1d62\u03b2\u1d62 (before clipping): chance child's window"))
@@ -372,15 +421,24 @@ class Drawer:
         return "".join(self.parts(paint, explanation=explanation))
 
     # Slots of :meth:`parts`: five for the heading (the caption twice: as the title and as text), then per item
-    # its edge, its edge's label, its cutoff mark and its node (in that order of layers: every label box and
-    # edge label lies over every edge), then the closing piece with the legend.
+    # its edge, its edge's label, its cutoff mark, then (only when the game has pictures) one slot with every
+    # node's picture, then per item its node (in that order of layers: every label box and edge label lies over
+    # every edge, a node's veil over its picture), then the closing piece with the legend.
     HEAD = 5
+
+    @property
+    def nodes_at(self) -> int:
+        """The slot of the first item's node (item ``k``'s node is in slot ``nodes_at + k``)."""
+        return self.HEAD + 3 * len(self.scene.items) + (1 if self._pictures else 0)
 
     def parts(self, paint: Paint, *, explanation: bool = False) -> list[str]:
         """The SVG of one frame as a fixed list of slots (joined, it is :meth:`svg`): the heading, then per
-        item its edge, edge label, cutoff mark and node, then the legend; a step changes only a few slots."""
+        item its edge, edge label and cutoff mark, the pictures, then per item its node, then the legend; a
+        step changes only a few slots."""
         n = len(self.scene.items)
-        out = self._heading(paint, explanation) + [""] * (4 * n) + [self._tail(paint, explanation)]
+        pictures = [self._pictures] if self._pictures else []
+        out = self._heading(paint, explanation) + [""] * (3 * n) + pictures + [""] * n
+        out.append(self._tail(paint, explanation))
         self._fill(paint, range(n), out)
         return out
 
@@ -388,10 +446,10 @@ class Drawer:
         """The slots that can differ from the frame before when only ``items`` changed (no explanation)."""
         n = len(self.scene.items)
         out: dict[int, str] = {1: xml_escape(paint.caption), 3: xml_escape(paint.caption)}
-        slots = [""] * (self.HEAD + 4 * n + 1)
+        slots = [""] * (self.nodes_at + n + 1)
         self._fill(paint, items, slots)
         for k in items:
-            for slot in (self.HEAD + k, self.HEAD + n + k, self.HEAD + 2 * n + k, self.HEAD + 3 * n + k):
+            for slot in (self.HEAD + k, self.HEAD + n + k, self.HEAD + 2 * n + k, self.nodes_at + k):
                 out[slot] = slots[slot]
         return out
 
@@ -436,6 +494,7 @@ class Drawer:
         n = len(scene.items)
         looks = paint.items
         plain = paint.steps == 0
+        nodes = self.nodes_at
         for k in items:
             it = scene.items[k]
             look = looks[k]
@@ -444,11 +503,11 @@ class Drawer:
                 out[self.HEAD + k] = self._memo_edge(k, kind, False)
                 out[self.HEAD + n + k] = self._memo_edge(k, kind, True)
                 out[self.HEAD + 2 * n + k] = self._cut_mark(k) if look.cut_mark else ""
-            node_key = (look.status, look.value, look.lines, look.known, look.ring)
+            node_key = (look.status, look.value, look.lines, look.known, look.ring, look.table)
             piece = self._node_memo[k].get(node_key)
             if piece is None:
                 piece = self._node_memo[k][node_key] = self._node(k, look)
-            out[self.HEAD + 3 * n + k] = piece
+            out[nodes + k] = piece
 
     def _memo_edge(self, k: int, kind: str, label: bool) -> str:
         """Edge ``k``'s line (or its label) drawn as ``kind``, made once per kind."""
@@ -538,6 +597,15 @@ def _swatch_shape(kind: str, look: Look) -> str:
     if kind == LEAF:
         return _poly([(-s, -s * 0.7), (s, -s * 0.7), (s, s * 0.7), (-s, s * 0.7)], attrs)
     return _poly([(-s, -s * 0.7), (s, -s * 0.7), (s, s * 0.7), (-s, s * 0.7)], attrs + ' stroke-dasharray="3 2"')
+
+
+def _swatch_table() -> str:
+    """The mark of a node closed by a transposition-table hit, centred on the swatch's place."""
+    return (
+        '<g transform="translate({x},{y})">'
+        + _TABLE_BADGE.replace("{x}", "-11.5").replace("{y}", "-7.5").replace(' data-table="1"', "")
+        + "</g>"
+    )
 
 
 def _swatch_ring() -> str:
