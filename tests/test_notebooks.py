@@ -192,6 +192,61 @@ def test_metadata_is_stripped(path: Path) -> None:
             assert not re.search(r"at 0x[0-9a-f]{6,}", text), f"cell {i} prints a memory address: {text[:200]}"
 
 
+# ---- what particular lessons must keep saying --------------------------------------------------------------------
+
+
+def stored_text(nb: Any) -> str:
+    """Every stored text output of a notebook (printed text and plain-text results), joined."""
+    parts = []
+    for cell in code_cells(nb):
+        for output in cell.outputs:
+            parts.append(output.get("text", ""))
+            parts.append(str(output.get("data", {}).get("text/plain", "")))
+    return "\n".join(parts)
+
+
+def markdown_text(nb: Any) -> str:
+    return "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+
+
+def test_lesson_06_depth_limits_tictactoe_and_states_what_changes() -> None:
+    """Lesson 06: tic-tac-toe at depths 1-4 against the full search, iterative deepening with a node budget, and the
+    two corrected claims (what changes with depth in the dice tree; depth 3 evaluates the counter-attack statically).
+    """
+    nb = load(lesson("06-"))
+    out, text = stored_text(nb), markdown_text(nb)
+    assert "Exercise 5.9" in text and "Section 5.4" in text
+    for row in ("    1   0.16    4  X b2", "    4      0    0  X b2", "  end      0    0  X a1      18,297"):
+        assert row in out, f"lesson 06's tic-tac-toe depth table lacks {row!r}"
+    assert "-1 -1/25" in out  # the worked example: Eval = -1, the package's -1/25
+    assert "depth 6: stopped" in out and "iterative deepening stopped during depth 6" in out
+    for row in ("    2    5  4.5    4    6    8    1  a1", "    3    4  4.5    3    5    8    1  a2"):
+        assert row in out, f"lesson 06's B-G table lacks {row!r}"
+    assert "G is worth little" not in text  # G is 1 at depths 2, 3 and 4: its evaluation was right
+    assert "MIN nodes are searched" not in text  # at depth 3 they are evaluated statically
+    assert "static evaluation of the MIN node after grab, b2, 1 = -4" in out
+
+
+def test_lesson_08_real_games_facts() -> None:
+    """Lesson 08: a game written in a cell (under 40 lines, an ev.Game), the tic-tac-toe counts, ordering and tables,
+    and the coin-flip divergence with every move's value under the three models."""
+    nb = load(lesson("08-"))
+    out, text = stored_text(nb), markdown_text(nb)
+    game_cells = [cell.source for cell in code_cells(nb) if cell.source.lstrip().startswith("class ")]
+    assert game_cells and len(game_cells[0].splitlines()) < 40, "the game written in the notebook is under 40 lines"
+    assert any("isinstance(" in cell.source and "ev.Game" in cell.source for cell in code_cells(nb))
+    assert "ev.play(" in "\n".join(cell.source for cell in code_cells(nb))
+    for fact in ("549,946", "255,168", "nodes_visited=18297, leaves_evaluated=7330", "1 + 549,945 = 549,946"):
+        assert fact in out, f"lesson 08 lacks {fact!r}"
+    assert sum(1 for square in "a1 b1 c1 a2 b2 c2 a3 b3 c3".split() if f"X {square}         0" in out) == 9
+    for row in ("plain               18,297", "order=center_first   7,275", "table=True           4,866", "both 1,999"):
+        assert " ".join(row.split()) in " ".join(out.split()), f"lesson 08's ordering table lacks {row!r}"
+    assert "value=29/48, best_move='X b2'" in out and "value=0, best_move='X c1'" in out
+    assert "X b2        1   29/48                0" in out and "X c1       -1  -25/96                0" in out
+    assert "AIMA" in text and "Fig. 5.1" in text and '"Expectiminimax"' in text
+    assert "*ply*" in text, "lesson 08 defines a ply where it first uses the word"
+
+
 # ---- breaking an algorithm makes nbval fail -------------------------------------------------------------------
 
 # name: (module, a line of its source, the broken line, the lesson, what the failing cell's source must contain)
@@ -207,10 +262,35 @@ MUTATIONS = {
     # aima-python's expect_minmax: the probability-weighted sum divided again by the number of outcomes.
     "expectiminimax-divides-by-outcomes": (
         "expectviz.expectiminimax",
-        "v = v + child.probability * v2  # type: ignore[operator]",
-        "v = v + child.probability * v2 / len(node.children)  # type: ignore[operator]",
+        "v = v + p * v2",
+        "v = v + p * v2 / len(game.chance_outcomes(state))",
         "03-",
         "expectiminimax(",
+    ),
+    # OpenSpiel-style depth counting: a chance level does not count toward the depth (lesson 06 says it does).
+    "expectiminimax-chance-levels-do-not-count": (
+        "expectviz.expectiminimax",
+        "v2, _ = expectiminimax_value(game.result(state, r), depth - 1)",
+        "v2, _ = expectiminimax_value(game.result(state, r), depth)",
+        "06-",
+        "expectiminimax(",
+    ),
+    # An off-by-one depth limit: alpha-beta searches one ply deeper than asked (lesson 06's tic-tac-toe depths).
+    "alphabeta-depth-off-by-one": (
+        "expectviz.alphabeta",
+        "if depth == 0:  # the depth limit: the static evaluation",
+        "if depth < 0:  # the depth limit: the static evaluation",
+        "06-",
+        "alphabeta(",
+    ),
+    # Ties replace the best move: minimax keeps the last of equal moves (lesson 08: X a1 from the empty board, X c1
+    # against the blocker, both chosen by a tie).
+    "minimax-ties-go-to-the-last-move": (
+        "expectviz.minimax",
+        "if v2 > v:",
+        "if v2 >= v:",
+        "08-",
+        "minimax(",
     ),
 }
 
