@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import shutil
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -207,9 +208,18 @@ def test_the_kernel_sees_the_browsers_step_and_sets_it(lab: tuple[Any, Any]) -> 
     button(player, "first step").click()
     button(player, "next cutoff").click()
     _expect()(explanation(player)).to_have_text(sentence(CUTOFF), timeout=TIMEOUT)
-    _lab.run_cell(page, 2)  # p.step
     result = page.locator(".jp-Cell").nth(2).locator(".jp-OutputArea-output")
-    _expect()(result).to_have_text(str(CUTOFF), timeout=TIMEOUT)
+    # The step travels to the kernel as a widget message; on a loaded machine it can reach the kernel after the
+    # cell's execute request (once in CI), so run `p.step` again until the kernel has it, within the timeout.
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while True:
+        _lab.run_cell(page, 2)  # p.step
+        try:
+            _expect()(result).to_have_text(str(CUTOFF), timeout=3_000)
+            break
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
     _lab.run_cell(page, 3)  # p.step = 5
     _expect()(explanation(player)).to_have_text(sentence(5), timeout=TIMEOUT)
 
