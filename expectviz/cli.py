@@ -457,30 +457,39 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     assert output is not None
     result = run_algorithm(tree, args.algorithm, depth=args.depth, bounds=bounds, **_search_options(args))
-    try:
+    with _drawing():
         from .render import export
 
         if args.command == "render":
             export.render_file(result, output, step=args.step)
         else:
             export.animate_file(result, output)
+    _write(f"wrote {output}")
+    return 0
+
+
+@contextlib.contextmanager
+def _drawing() -> Iterator[None]:
+    """Drawing code runs inside: a drawing package that is not installed becomes a one-line UsageError."""
+    try:
+        yield
     except ModuleNotFoundError as exc:
         package = (exc.name or "").partition(".")[0]
         if not package or package == __package__:
             raise
         raise UsageError(f"drawing needs the {package} package: pip install 'expectviz[viz]'") from None
-    _write(f"wrote {output}")
-    return 0
 
 
-def _check_file_name(name: str) -> None:
-    """Refuse an output name the file system cannot hold, before searching."""
+def _check_file_name(name: str, option: str = "-o") -> None:
+    """Refuse an output name (given with ``option``) the file system cannot hold, before searching."""
     try:
         os.fsencode(name)
     except UnicodeError:
-        raise UsageError(f"-o {_quote(name)} cannot be a file name here (it holds an unencodable character)") from None
+        raise UsageError(
+            f"{option} {_quote(name)} cannot be a file name here (it holds an unencodable character)"
+        ) from None
     if "\0" in name:
-        raise UsageError(f"-o {_quote(name)} cannot be a file name (it holds a NUL character)")
+        raise UsageError(f"{option} {_quote(name)} cannot be a file name (it holds a NUL character)")
 
 
 def _search_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -549,7 +558,7 @@ def _play(args: argparse.Namespace) -> int:
     from .render.play_game import Match, capitalised, parse_square
 
     if args.html is not None:
-        _check_html_name(args.html)
+        _check_file_name(args.html, "--html")
     game, _ = load_game(args.game, args.position)
     match = Match(
         game,
@@ -616,15 +625,10 @@ def _play(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"--html {_quote(args.html, 200)}: the computer made no move, so there is no search to write"
             )
-        try:
+        with _drawing():
             from .render import export_html
 
             export_html(last.result, args.html)
-        except ModuleNotFoundError as exc:
-            package = (exc.name or "").partition(".")[0]
-            if not package or package == __package__:
-                raise
-            raise UsageError(f"drawing needs the {package} package: pip install 'expectviz[viz]'") from None
         _write(f"wrote {args.html} (the search behind {last.move})")
     return 0
 
@@ -649,18 +653,6 @@ def _ask(prompt: str) -> str | None:
     if not interactive:
         sys.stdout.write(line if line.endswith("\n") else line + "\n")  # the transcript shows what was typed
     return line.rstrip("\r\n")
-
-
-def _check_html_name(name: str) -> None:
-    """Refuse an ``--html`` name the file system cannot hold, before the game."""
-    try:
-        os.fsencode(name)
-    except UnicodeError:
-        raise UsageError(
-            f"--html {_quote(name, 200)} cannot be a file name here (it holds an unencodable character)"
-        ) from None
-    if "\0" in name:
-        raise UsageError(f"--html {_quote(name, 200)} cannot be a file name (it holds a NUL character)")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -291,16 +291,6 @@ class GameView:
         self.utility = checked_number(utility, "utility")
         self.evaluate = checked_number(evaluate, "evaluate")
 
-    def children(self, state: State) -> list[tuple[Action, Number | None]]:
-        """The moves (with None) or chance outcomes (with their probabilities) of a state, in search order."""
-        if self.to_move(state) == CHANCE:
-            return list(self.chance_outcomes(state))
-        return [(a, None) for a in self.actions(state)]
-
-    def kind(self, state: State) -> str:
-        """The node kind of a state: ``leaf`` when terminal, else whose turn it is."""
-        return LEAF if self.is_terminal(state) else self.to_move(state)
-
 
 def _ordered(actions: Callable[[State], Sequence[Action]], key: Callable[[State, Action], Any]) -> Callable[..., Any]:
     def ordered_actions(state: State) -> list[Action]:
@@ -458,10 +448,9 @@ def materialise(index: Any, states: list[State], game: GameView) -> list[Node]:
                 children.append(built[child])
                 child = next_sibling[child]
             stubs = pruned.pop(nid, None)
-            if stubs:
-                order = [child_index[c] for c in _siblings(index, nid)] + [i for i, _ in stubs]
-                everyone = children + [n for _, n in stubs]
-                children = [n for _, n in sorted(zip(order, everyone, strict=True), key=lambda pair: pair[0])]
+            if stubs:  # the pruned moves, in their places among the searched ones
+                placed = [(child_index[c], n) for c, n in zip(_siblings(index, nid), children, strict=True)]
+                children = [n for _, n in sorted(placed + stubs, key=lambda pair: pair[0])]
             set_children(node, tuple(children))
             set_evaluation(node, None)
         built[nid] = node

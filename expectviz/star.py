@@ -86,7 +86,18 @@ def star1(
     (1.5, 0, 5)
     """
     return _star(
-        "star1", game, bounds, depth, prune_ties, table, order, iterative, max_nodes, time_limit, trace, max_events
+        "star1",
+        game,
+        bounds=bounds,
+        depth=depth,
+        prune_ties=prune_ties,
+        table=table,
+        order=order,
+        iterative=iterative,
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        trace=trace,
+        max_events=max_events,
     )
 
 
@@ -116,42 +127,28 @@ def star2(
     (4, 3)
     """
     return _star(
-        "star2", game, bounds, depth, prune_ties, table, order, iterative, max_nodes, time_limit, trace, max_events
+        "star2",
+        game,
+        bounds=bounds,
+        depth=depth,
+        prune_ties=prune_ties,
+        table=table,
+        order=order,
+        iterative=iterative,
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        trace=trace,
+        max_events=max_events,
     )
 
 
-def _star(
-    name: str,
-    game: Any,
-    bounds: tuple[float, float] | None,
-    depth: int | None,
-    prune_ties: bool,
-    table: bool,
-    order: Callable[[Any, Any], Any] | None,
-    iterative: bool,
-    max_nodes: int | None,
-    time_limit: float | None,
-    trace: bool,
-    max_events: int | None,
-) -> Result:
+def _star(name: str, game: Any, *, bounds: tuple[float, float] | None, prune_ties: bool, **options: Any) -> Result:
+    """Star1 or Star2 (``name``); ``options`` are the search options every algorithm takes."""
     if not isinstance(prune_ties, bool):
         raise SearchError(f"prune_ties must be True or False, not {prune_ties!r}")
     probing = name == "star2"
     search = Search(
-        name,
-        game,
-        depth=depth,
-        trace=trace,
-        chance=True,
-        bounds=bounds,
-        regular=probing,
-        options={"prune_ties": prune_ties},
-        max_events=max_events,
-        order=order,
-        table=table,
-        iterative=iterative,
-        max_nodes=max_nodes,
-        time_limit=time_limit,
+        name, game, chance=True, bounds=bounds, regular=probing, options={"prune_ties": prune_ties}, **options
     )
     L, U = search.bounds
     game, trace_, table_ = search.game, search.tracer, search.table
