@@ -232,9 +232,11 @@ def _sentence(frame: Frame) -> str:
     if step == 0:
         root = trace.tree
         if trace.game is not None:
-            return _game_start(trace, root)
-        who = describe_path(root, (), name.unique)
-        return f"Before the search: {trace.algorithm} will search the tree from {who}, a {KIND_WORDS[root.kind]}."
+            text = _game_start(trace, root)
+        else:
+            who = describe_path(root, (), name.unique)
+            text = f"Before the search: {trace.algorithm} will search the tree from {who}, a {KIND_WORDS[root.kind]}."
+        return text if trace.note is None else f"{text} Note: {trace.note}."
     i = step - 1
     k = ix.kinds[i]
     nid = ix.about[i]
@@ -285,6 +287,11 @@ def _sentence(frame: Frame) -> str:
     kind = trace.kind(i)
     if kind == "bounds":
         lower, upper = ix.values(i)
+        if ix.kinds[i - 1] == VISIT and ix.about[i - 1] == nid:  # before any outcome: Star1/Star2's table lookups
+            return (
+                f"The transposition table holds bounds on some outcomes of {who}, from earlier searches of the "
+                f"same positions: before searching any, its expected value lies in [{say(lower)}, {say(upper)}]."
+            )
         return f"{who}'s expected value now lies in [{say(lower)}, {say(upper)}]."
     if kind == "window":
         alpha_i, beta_i = ix.values(i)

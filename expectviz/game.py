@@ -153,8 +153,9 @@ class TreeGame:
 class GameView:
     """The game as one search reads it: the game's own bound methods, plus what the search adds.
 
-    The search's options (a move-ordering key, the checks run on a game written
-    by hand, the ply limit of a search without a depth limit) replace single
+    The search's options (a move-ordering key, chance outcomes in order of
+    probability for Star1 and Star2, the checks run on a game written by
+    hand, the ply limit of a search without a depth limit) replace single
     methods; the rest are the game's methods themselves, so reading a built-in
     game costs nothing extra.
     """
@@ -182,6 +183,7 @@ class GameView:
         checked: bool = False,
         chance: bool = True,
         algorithm: str = "the search",
+        likely_first: bool = False,
     ) -> None:
         self.game = game
         self.initial = game.initial
@@ -199,7 +201,9 @@ class GameView:
         if checked:
             self._check_each_call(chance=chance, algorithm=algorithm)
         if order is not None:
-            self.actions = _ordered(self.actions, order)  # chance outcomes keep the game's order
+            self.actions = _ordered(self.actions, order)
+        if likely_first:
+            self.chance_outcomes = _most_probable_first(self.chance_outcomes)
 
     def _check_each_call(self, *, chance: bool, algorithm: str) -> None:
         """Wrap the methods of a game written by hand so that a wrong answer is named, with the state."""
@@ -299,6 +303,19 @@ def _ordered(actions: Callable[[State], Sequence[Action]], key: Callable[[State,
     return ordered_actions
 
 
+def _most_probable_first(
+    outcomes: Callable[[State], Sequence[tuple[Action, Number]]],
+) -> Callable[[State], list[tuple[Action, Number]]]:
+    def likely_first(state: State) -> list[tuple[Action, Number]]:
+        return sorted(outcomes(state), key=_less_probable)  # stable: equally likely outcomes keep their order
+
+    return likely_first
+
+
+def _less_probable(pair: tuple[Action, Number]) -> Number:
+    return -pair[1]
+
+
 def _plain_label(state: State, action: Action) -> str:
     return str(action)
 
@@ -390,8 +407,8 @@ def materialise(index: Any, states: list[State], game: GameView) -> list[Node]:
     label, to_move, actions, outcomes = game.move_label, game.to_move, game.actions, game.chance_outcomes
     for nid in range(count):  # parents before children: ids follow the order nodes were first reached
         child = first_child[nid]
-        if child < 0:
-            continue
+        if child < 0 and (first_close[nid] < 0 or kinds[first_close[nid]] in (LEAF_EVENT, TABLE)):
+            continue  # a leaf, the depth limit or a table's answer (a node cut before any child has them all pruned)
         state = states[nid]
         reached = 0
         if to_move(state) == CHANCE:

@@ -86,7 +86,8 @@ class Result:
     iterations: tuple[Iteration, ...] = ()
     """Iterative deepening: each depth searched, the last complete one giving this result."""
     note: str | None = None
-    """A one-line remark on how the search ended (a budget that stopped iterative deepening)."""
+    """A one-line remark on how the search went: a budget that stopped iterative deepening, or Star2 searching
+    chance nodes of a game that is not regular as Star1 would."""
 
     @property
     def tree(self) -> Node | None:
@@ -188,6 +189,7 @@ class Search:
             raise SearchError("max_nodes and time_limit are budgets for iterative deepening; add iterative=True")
         self.iterative = iterative
         self.bounds: tuple[Value, Value] = (-INF, INF)
+        given_bounds = bounds is not None
         if bounds is None and self.info.needs_bounds and not self.is_tree:
             bounds = getattr(game, "value_range", None)
         if bounds is not None:
@@ -217,7 +219,16 @@ class Search:
         self.materialise = self.root is None or order is not None
         """Build the explored tree from the trace: a game's, or a tree searched in another order than its own."""
         builtin = self.is_tree or type(game).__module__.startswith("expectviz.")
-        self.game = GameView(game, order=order, checked=not builtin, chance=chance, algorithm=algorithm)
+        self.game = GameView(
+            game,
+            order=order,
+            checked=not builtin,
+            chance=chance,
+            algorithm=algorithm,
+            likely_first=self.info.star and not self.is_tree,  # Star1/Star2 search the most probable outcomes first
+        )
+        if self.info.needs_bounds and not self.is_tree and (given_bounds or not builtin):
+            _check_values(self.game, self.bounds, algorithm)
         if self.root is None and depth is None and not iterative:
             self.game.evaluate = _ply_limit(game)
         self.table: TranspositionTable | None = TranspositionTable(self.game.table_key) if table else None
@@ -228,6 +239,8 @@ class Search:
         self.max_events = max_events
         self.trace = trace
         self.tracer: Counter | Recorder = self._tracer()
+        self.note: Callable[[], str | None] | None = None
+        """Set by an algorithm that has a one-line remark on the search it ran (read after each run)."""
 
     def _tracer(self) -> Counter | Recorder:
         if not self.trace:
@@ -290,6 +303,7 @@ class Search:
     def _run_once(self, value_of_root: Callable[[Any, int], tuple[Value, Any]], depth: int) -> Result:
         game = self.game
         v, move = call_deep(value_of_root, game.initial, depth, depth=self.levels, python_only=True)
+        note = self.note() if self.note is not None else None
         tracer = self.tracer
         if isinstance(tracer, Recorder):
             trace: Trace | None = Trace(
@@ -299,6 +313,7 @@ class Search:
                 bounds=self.bounds,
                 options=self.options,
                 game=game if self.materialise else None,
+                note=note,
             )
         else:
             trace = None
@@ -317,7 +332,7 @@ class Search:
         if self.root is not None and depth > self.height:
             limit = None
         source = self.root if trace is None or not self.materialise else None  # else trace.tree, in search order
-        return Result(self.algorithm, v, best, stats, trace, source, move, game.game, limit)
+        return Result(self.algorithm, v, best, stats, trace, source, move, game.game, limit, note=note)
 
     def _deepen(self, value_of_root: Callable[[Any, int], tuple[Value, Any]]) -> Result:
         """Iterative deepening: depth 1, 2, ... until a depth reaches the end of the game or a budget runs out.
@@ -384,36 +399,40 @@ class Search:
             best.game,
             best.depth,
             tuple(done),
-            note,
+            "; ".join(n for n in (best.note, note) if n) or None,
         )
 
 
 class TranspositionTable:
-    """What earlier searches of a position found: its value, or a bound on it, at a given depth.
+    """What earlier searches of a position found: its value, or bounds on it, at a given depth.
 
     Positions reached by different move orders (transpositions) are searched
     once.  An entry is keyed by the position and the depth left to search, so a
-    depth-limited value is only reused at the same depth.  Alpha-beta stores
-    what the window proved: the exact value when it fell inside the window, a
-    lower bound when the search failed high (v >= beta), an upper bound when it
-    failed low (v <= alpha).  A lookup answers only when the entry decides the
-    search: an exact value, a lower bound >= beta, or an upper bound <= alpha
-    (so the table never changes a value).
+    depth-limited value is only reused at the same depth.  It holds a lower and
+    an upper bound on the value, both kept (Veness and Blair 2007): a search
+    whose value fell inside its window makes them equal (the exact value); one
+    that failed high (v >= beta) raises the lower bound to v, one that failed
+    low (v <= alpha) lowers the upper bound to v.  A lookup answers only when
+    the entry decides the search: an exact value, a lower bound >= beta, or an
+    upper bound <= alpha (so the table never changes a value).  Star1 and Star2
+    also read the bounds of a chance node's outcomes before searching any of
+    them (:meth:`bounds`).
     """
 
-    EXACT, LOWER, UPPER = 0, 1, 2
-
     def __init__(self, key: Callable[[Any], Any] | None = None) -> None:
-        self.entries: dict[Any, tuple[Value, int]] = {}
+        self.entries: dict[Any, tuple[Value, Value]] = {}
         self.key = key
 
     def __len__(self) -> int:
         return len(self.entries)
 
+    def _key(self, state: Any, depth: int) -> Any:
+        return (self.key(state) if self.key else state, depth)
+
     def lookup(self, state: Any, depth: int, alpha: Value = -INF, beta: Value = INF) -> Value | None:
         """The stored value when it decides the search of ``state`` with window (alpha, beta), else None."""
         try:
-            entry = self.entries.get((self.key(state) if self.key else state, depth))
+            entry = self.entries.get(self._key(state, depth))
         except TypeError:
             raise SearchError(
                 f"table=True keeps positions in a dictionary, so states must be hashable; this game's states are "
@@ -421,15 +440,31 @@ class TranspositionTable:
             ) from None
         if entry is None:
             return None
-        v, bound = entry
-        if bound == self.EXACT or (bound == self.LOWER and v >= beta) or (bound == self.UPPER and v <= alpha):
-            return v
+        lower, upper = entry
+        if lower == upper or lower >= beta:
+            return lower
+        if upper <= alpha:
+            return upper
         return None
+
+    def bounds(self, state: Any, depth: int) -> tuple[Value, Value]:
+        """What the table knows of ``state``'s value at ``depth``: (lower, upper), (-inf, inf) when nothing."""
+        return self.entries.get(self._key(state, depth), _UNKNOWN)
 
     def store(self, state: Any, depth: int, v: Value, alpha: Value = -INF, beta: Value = INF) -> None:
         """Remember what searching ``state`` with window (alpha, beta) to ``depth`` found."""
-        bound = self.UPPER if v <= alpha else self.LOWER if v >= beta else self.EXACT
-        self.entries[(self.key(state) if self.key else state, depth)] = (v, bound)
+        key = self._key(state, depth)
+        lower, upper = self.entries.get(key, _UNKNOWN)
+        if v <= alpha:  # failed low: the value is at most v
+            upper = min(upper, v)
+        elif v >= beta:  # failed high: the value is at least v
+            lower = max(lower, v)
+        else:
+            lower = upper = v
+        self.entries[key] = (lower, upper)
+
+
+_UNKNOWN: tuple[Value, Value] = (-INF, INF)
 
 
 class _OutOfBudget(Exception):
@@ -461,6 +496,41 @@ class _Budget:
             return is_terminal(state)
 
         return counted_is_terminal
+
+
+def _check_values(view: GameView, bounds: tuple[Value, Value], algorithm: str) -> None:
+    """Make a utility or evaluation outside the bounds Star1/Star2 prune with an error naming the position."""
+    low, high = bounds
+    if low == -INF and high == INF:
+        return
+    game = view.game
+
+    def checked(method: Callable[[Any], Any], what: str) -> Callable[[Any], Any]:
+        def within(state: Any) -> Any:
+            v = method(state)
+            if not low <= v <= high:
+                raise SearchError(
+                    f"{game_name(game)}'s {what} of the position {_position(game, state)} is {format_number(v)}, "
+                    f"outside the bounds [{format_number(low)}, {format_number(high)}] given to {algorithm}; "
+                    "its pruning would be wrong: widen bounds= (or leave it out: the game's value_range is used)"
+                )
+            return v
+
+        return within
+
+    view.utility = checked(view.utility, "utility")
+    view.evaluate = checked(view.evaluate, "evaluation")
+
+
+def _position(game: Any, state: Any) -> str:
+    """A state in the game's own notation when it has one (``position(state)``), else its repr."""
+    position = getattr(game, "position", None)
+    if callable(position):
+        try:
+            return repr(position(state))
+        except Exception:  # a game's own method: a failure costs only the notation in the message
+            pass
+    return _short(state)
 
 
 def _short(x: Any) -> str:

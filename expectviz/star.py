@@ -28,6 +28,12 @@ upper bound that the later, narrower window treats the same way; likewise for
 MAX with alpha = L.)
 
 MAX and MIN nodes are searched exactly as in :mod:`expectviz.alphabeta`.
+
+On a game, a chance node's outcomes are searched most probable first (its
+window narrows fastest), and with ``table=True`` the transposition table's
+bounds on the outcomes start the chance node's bounds before any outcome is
+searched (Veness and Blair 2007): a transposition searched before may decide
+the node at once.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import SearchError
+from .game import game_name
 from .recorder import Value
 from .search import Result, Search
 from .tree import CHANCE, MAX, MIN
@@ -69,8 +76,10 @@ def star1(
             only below MAX/MIN nodes.
         depth: stop this many levels below the root (chance levels count).
         prune_ties: MAX/MIN cutoffs on equality (AIMA's rule) or only strict ones.
-        table: keep a transposition table of exact values and bounds.
-        order: a move-ordering key ``key(state, move)`` for MAX and MIN: smaller keys first.
+        table: keep a transposition table of exact values and bounds; at a chance node the
+            bounds it holds on the outcomes are where their search starts.
+        order: a move-ordering key ``key(state, move)`` for MAX and MIN: smaller keys first
+            (Star2 probes the first move in this order).
         iterative: iterative deepening: depth 1, 2, ... up to ``depth`` (or the end of the game).
         max_nodes: with ``iterative``, stop deepening when this many nodes have been visited.
         time_limit: with ``iterative``, stop deepening after this many seconds.
@@ -118,8 +127,10 @@ def star2(
     """Ballard's Star2: Star1 after probing the first move below each outcome.
 
     Needs a regular tree: a chance node's children are all MAX nodes, all MIN
-    nodes or all leaves.  On a game, a chance node whose outcomes are not all
-    MAX or all MIN states is searched as Star1 would.  Arguments as for :func:`star1`.
+    nodes or all leaves (an explicit tree that is not is refused).  On a game,
+    a chance node whose outcomes are not all MAX or all MIN states is searched
+    as Star1 would, and the result's ``note`` (and the trace's) says how many
+    were.  Arguments as for :func:`star1`.
 
     >>> import expectviz as ev
     >>> tree = "max(1.5, chance(min(1.8, 1.9), min(0.5, 1)))"
@@ -208,28 +219,34 @@ def _star(name: str, game: Any, *, bounds: tuple[float, float] | None, prune_tie
         return v, move
 
     def chance_value(state: Any, alpha: Value, beta: Value, depth: int) -> tuple[Value, None]:
-        outcomes = game.chance_outcomes(state)
+        outcomes = game.chance_outcomes(state)  # on a game: the most probable first
         p = [p_j for _, p_j in outcomes]
         children = [game.result(state, r) for r, _ in outcomes]
         lower = Weighted(p, L)  # what is known of each outcome's value: at least lower[j] ...
         upper = Weighted(p, U)  # ... and at most upper[j]
         probed: list[Value | None] = [None] * len(p)  # the value of each outcome's first move, once probed
 
-        if probing and depth > 1 and _regular(children) in (MAX, MIN):
-            for i, child in enumerate(children):
-                alpha_i, beta_i = child_window(p, lower, upper, i, alpha, beta)
-                trace_.window(state, i, alpha_i, beta_i)
-                if game.to_move(child) == MIN:  # MIN's first move is an upper bound on MIN's value
-                    upper[i] = probed[i] = probe(child, max(alpha_i, L), U, depth - 1)
-                else:  # MAX's first move is a lower bound on MAX's value
-                    lower[i] = probed[i] = probe(child, L, min(beta_i, U), depth - 1)
-                trace_.bounds(state, lower.total(), upper.total())
-                if upper.total() <= alpha:  # fails low: MAX has better elsewhere
-                    trace_.cutoff(state, upper.total(), 0, len(p))
-                    return upper.total(), None
-                if lower.total() >= beta:  # fails high: MIN has better elsewhere
-                    trace_.cutoff(state, lower.total(), 0, len(p))
-                    return lower.total(), None
+        if table_ is not None and depth > 1 and known_from_table(children, depth - 1, lower, upper):
+            trace_.bounds(state, lower.total(), upper.total())  # the table's bounds on the outcomes
+            if upper.total() <= alpha or lower.total() >= beta:
+                return decided(state, lower, upper, alpha, 0, len(p))
+
+        if probing and depth > 1:
+            if _regular(children) in (MAX, MIN):
+                for i, child in enumerate(children):
+                    alpha_i, beta_i = child_window(p, lower, upper, i, alpha, beta)
+                    trace_.window(state, i, alpha_i, beta_i)
+                    if game.to_move(child) == MIN:  # MIN's first move is an upper bound on MIN's value
+                        probed[i] = v = probe(child, max(alpha_i, L), U, depth - 1)
+                        upper[i] = min(upper[i], v)
+                    else:  # MAX's first move is a lower bound on MAX's value
+                        probed[i] = v = probe(child, L, min(beta_i, U), depth - 1)
+                        lower[i] = max(lower[i], v)
+                    trace_.bounds(state, lower.total(), upper.total())
+                    if upper.total() <= alpha or lower.total() >= beta:
+                        return decided(state, lower, upper, alpha, 0, len(p))
+            else:
+                not_regular[0] += 1  # no probe here: searched as Star1 would
 
         for i, child in enumerate(children):
             alpha_i, beta_i = child_window(p, lower, upper, i, alpha, beta)
@@ -237,15 +254,33 @@ def _star(name: str, game: Any, *, bounds: tuple[float, float] | None, prune_tie
             v, _ = value(child, max(alpha_i, L), min(beta_i, U), depth - 1, probed[i])
             if v <= alpha_i:  # fails low: the chance node is at most alpha
                 upper[i] = v
-                trace_.cutoff(state, upper.total(), i + 1, len(p))
-                return upper.total(), None
+                return decided(state, lower, upper, alpha, i + 1, len(p))
             if v >= beta_i:  # fails high: the chance node is at least beta
                 lower[i] = v
-                trace_.cutoff(state, lower.total(), i + 1, len(p))
-                return lower.total(), None
+                return decided(state, lower, upper, alpha, i + 1, len(p))
             lower[i] = upper[i] = v
             trace_.bounds(state, lower.total(), upper.total())
         return lower.total(), None
+
+    def decided(
+        state: Any, lower: Weighted, upper: Weighted, alpha: Value, searched: int, n: int
+    ) -> tuple[Value, None]:
+        """A cutoff at a chance node: at most alpha (return the upper bound) or at least beta (the lower)."""
+        v = upper.total() if upper.total() <= alpha else lower.total()
+        trace_.cutoff(state, v, searched, n)
+        return v, None
+
+    def known_from_table(children: list[Any], depth: int, lower: Weighted, upper: Weighted) -> bool:
+        """Start each outcome from the bounds the table holds on it (Veness and Blair 2007); True if any."""
+        assert table_ is not None
+        found = False
+        for j, child in enumerate(children):
+            low, high = table_.bounds(child, depth)
+            if low > L:
+                lower[j], found = low, True
+            if high < U:
+                upper[j], found = high, True
+        return found
 
     def probe(state: Any, alpha: Value, beta: Value, depth: int) -> Value:
         """Star2's probe: search only the first move below state."""
@@ -260,7 +295,23 @@ def _star(name: str, game: Any, *, bounds: tuple[float, float] | None, prune_tie
         players = {game.to_move(child) for child in children}
         return players.pop() if len(players) == 1 else None
 
-    return search.run(lambda state, depth: value(state, -math.inf, math.inf, depth))
+    not_regular = [0]  # Star2 on a game: chance nodes searched without a probe, their outcomes not all MAX or MIN
+
+    def root_value(state: Any, depth: int) -> tuple[Value, Any]:
+        not_regular[0] = 0
+        return value(state, -math.inf, math.inf, depth)
+
+    def note() -> str | None:
+        n = not_regular[0]
+        if not n:
+            return None
+        return (
+            f"{game_name(search.game.game)} is not a regular tree, so star2 searched {n:,} of its chance nodes "
+            "as star1 would: their outcomes are not all MAX or all MIN states, and Star2's probe needs that"
+        )
+
+    search.note = note
+    return search.run(root_value)
 
 
 class Weighted:

@@ -138,8 +138,11 @@ class Trace:
         bounds: tuple[Value, Value] = (-INF, INF),
         options: dict[str, Any] | None = None,
         game: Any = None,
+        note: str | None = None,
     ) -> None:
         self._tree = tree
+        self.note = note
+        """A one-line remark on the search (as :attr:`Result.note`), or None."""
         self.view = game
         """A game search's view of the game (:class:`~expectviz.game.GameView`); None for an explicit tree."""
         self.game = game.game if game is not None else None

@@ -97,6 +97,8 @@ def trace_to_json(trace: Any) -> str:
         "tree": tree_to_plain(trace.tree),
         "events": events,
     }
+    if trace.note is not None:
+        document["note"] = trace.note
     tree = trace.tree
     levels = facts(tree).height if tree._facts is not None else height(tree)  # a game's explored tree is unchecked
     text: str = call_deep(json.dumps, document, depth=2 * levels + 8)
@@ -154,7 +156,10 @@ def trace_from_json(text: str | bytes) -> Any:
         raise TraceFormatError('"events" must be a list')
     recorder = Recorder(windowed=info.windowed, max_events=max(1, limits.max_events))
     _Checker(tree, info, recorder, bounds).check(events)
-    return Trace(tree, recorder, algorithm=algorithm, bounds=bounds, options=options)
+    note = data.get("note")
+    if note is not None and (not isinstance(note, str) or len(note) > 1000):
+        raise TraceFormatError('"note" must be a line of text (at most 1,000 characters)')
+    return Trace(tree, recorder, algorithm=algorithm, bounds=bounds, options=options, note=note)
 
 
 _INNER = ("max", "min", "chance")
