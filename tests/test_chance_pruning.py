@@ -9,6 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import expectviz as ev
 from expectviz.errors import SearchError
@@ -223,3 +225,49 @@ def test_perfect_ordering_by_key_reaches_the_minimal_tree(branching: int, depth:
 
 def test_tic_tac_toe_bounds_are_not_changed() -> None:
     assert ev.star2(tictactoe("X../.O./..."), table=True).exact_value == 0
+
+
+# ---------------------------------------------------------------- property tests on the dice games
+
+
+def _walk(game: Any, choices: list[int]) -> Any:
+    """The state reached from the game's start by taking, at each step, move or outcome ``choice % count``;
+    it stops early at the end of the game."""
+    state = game.initial
+    for choice in choices:
+        if game.is_terminal(state):
+            break
+        if game.to_move(state) == ev.CHANCE:
+            options = [r for r, _ in game.chance_outcomes(state)]
+        else:
+            options = list(game.actions(state))
+        state = game.result(state, options[choice % len(options)])
+    return state
+
+
+CHANCE_GAMES: dict[str, Any] = {
+    "dice": lambda: ev.games.dice(),
+    "dice-5x5": lambda: ev.games.dice_5x5(),
+}
+FACTORIES: dict[str, Any] = {
+    "dice": ev.games.dice,
+    "dice-5x5": lambda position: ev.games.dice(position, k=4),
+}
+
+
+DEEPEST = {"dice": 5, "dice-5x5": 3}  # the property tests' depth limits (5x5 is wide: depth 3 keeps them quick)
+
+
+@pytest.mark.parametrize("name", list(CHANCE_GAMES))
+@given(choices=st.lists(st.integers(0, 10**6), max_size=12), depth=st.integers(1, 5))
+def test_star1_and_star2_equal_expectiminimax_on_random_positions(name: str, choices: list[int], depth: int) -> None:
+    depth = min(depth, DEEPEST[name])
+    start = _walk(CHANCE_GAMES[name](), choices)
+    game = FACTORIES[name](CHANCE_GAMES[name]().position(start))
+    assert game.initial == start
+    exact = ev.expectiminimax(game, depth=depth, trace=False).exact_value
+    order = ev.games.move_ordering(game)
+    for search in (ev.star1, ev.star2):
+        for options in ({}, {"order": order}, {"table": True}, {"order": order, "table": True}):
+            r = search(game, depth=depth, trace=False, **options)
+            assert r.exact_value == exact, (search.__name__, options)

@@ -25,11 +25,15 @@ from __future__ import annotations
 
 import functools
 import io
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..alphabeta import alphabeta
+from ..errors import SearchError
 from ..expectiminimax import expectiminimax
+from ..game import as_game, game_name
 from ..games.random_trees import chance_tree, minimal_tree_leaves, ordered_tree
 from ..minimax import minimax
 from ..star import star1, star2
@@ -50,6 +54,11 @@ __all__ = [
     "plot_leaves_vs_depth",
     "plot_leaves_vs_branching",
     "plot_chance_pruning",
+    "GAME_VARIANTS",
+    "GameRun",
+    "game_pruning_runs",
+    "game_pruning_counts",
+    "plot_game_pruning",
 ]
 
 Counts = dict[str, list[float]]
@@ -75,7 +84,21 @@ _STYLE: dict[str, dict[str, Any]] = {
     STAR["star2", "random"]: {"color": "tab:orange", "marker": "D"},
     STAR["star1", "best"]: {"color": "tab:blue", "marker": "s", "linestyle": ":"},
     STAR["star2", "best"]: {"color": "tab:orange", "marker": "D", "linestyle": ":"},
+    "star1": {"color": "tab:blue", "marker": "s"},
+    "star2": {"color": "tab:orange", "marker": "D"},
+    "star2 + ordering": {"color": "tab:green", "marker": "^", "markersize": 8},
+    "star2 + ordering + table": {"color": "tab:purple", "marker": "v", "linestyle": "--"},
 }
+
+GAME_VARIANTS: dict[str, tuple[Callable[..., Any], dict[str, bool]]] = {
+    EXPECTIMINIMAX: (expectiminimax, {}),
+    "star1": (star1, {}),
+    "star2": (star2, {}),
+    "star2 + ordering": (star2, {"order": True}),
+    "star2 + ordering + table": (star2, {"order": True, "table": True}),
+}
+"""The searches compared on a game of chance: each an algorithm and whether it uses the game's move
+ordering and a transposition table.  Star1 and Star2 take their bounds from the game."""
 
 
 # ---------------------------------------------------------------- the numbers
@@ -171,10 +194,105 @@ def percent_saved(counts: Mapping[str, Sequence[float]], *, baseline: str = EXPE
     return saved
 
 
+@dataclass(frozen=True)
+class GameRun:
+    """One search of :func:`game_pruning_runs`."""
+
+    variant: str
+    """A key of :data:`GAME_VARIANTS`."""
+    depth: int
+    """The depth limit (plies, chance levels included)."""
+    value: Any
+    """The root's value (exact)."""
+    leaves: int
+    """Leaves evaluated (utilities and evaluations)."""
+    nodes: int
+    """Nodes visited."""
+    seconds: float
+    """How long the untraced search took."""
+
+
+def game_pruning_runs(
+    game: Any,
+    depths: Iterable[int],
+    *,
+    variants: Iterable[str] = tuple(GAME_VARIANTS),
+    order: Callable[[Any, Any], Any] | None = None,
+) -> list[GameRun]:
+    """Search a game of chance to each depth with each variant (untraced), checking that all agree.
+
+    ``game`` is a game or a game's name; ``order`` the move-ordering key of the
+    "ordering" variants (default: the game's own, :func:`expectviz.games.move_ordering`).
+    Every variant must give the root the same value at a depth: if one does not,
+    that is a bug and :class:`~expectviz.errors.SearchError` says which.
+
+    >>> runs = game_pruning_runs("dice", [2])
+    >>> [(run.variant, run.leaves) for run in runs]  # doctest: +NORMALIZE_WHITESPACE
+    [('expectiminimax', 9), ('star1', 9), ('star2', 9), ('star2 + ordering', 9), ('star2 + ordering + table', 9)]
+    """
+    from ..games import move_ordering
+
+    game = as_game(game)
+    variants = list(variants)
+    unknown = [v for v in variants if v not in GAME_VARIANTS]
+    if unknown:
+        raise ValueError(f"variant {unknown[0]!r} is not one of " + ", ".join(map(repr, GAME_VARIANTS)))
+    key = order if order is not None else move_ordering(game)
+    if key is None and any(GAME_VARIANTS[v][1].get("order") for v in variants):
+        raise ValueError(f"{game_name(game)} has no move-ordering key of its own: pass order=key(state, move)")
+    runs: list[GameRun] = []
+    for depth in depths:
+        first: GameRun | None = None
+        for variant in variants:
+            search, options = GAME_VARIANTS[variant]
+            keywords: dict[str, Any] = {"depth": depth, "trace": False, "table": options.get("table", False)}
+            if options.get("order"):
+                keywords["order"] = key
+            began = time.perf_counter()
+            r = search(game, **keywords)
+            seconds = time.perf_counter() - began
+            run = GameRun(variant, depth, r.exact_value, r.stats.leaves_evaluated, r.stats.nodes_visited, seconds)
+            if first is None:
+                first = run
+            elif run.value != first.value:
+                raise SearchError(
+                    f"{variant} gives {game_name(game)} the value {run.value} at depth {depth}, "
+                    f"but {first.variant} gives {first.value}: one of them is wrong"
+                )
+            runs.append(run)
+    return runs
+
+
+def game_pruning_counts(
+    game: Any,
+    depths: Iterable[int],
+    *,
+    count: str = "leaves",
+    variants: Iterable[str] = tuple(GAME_VARIANTS),
+    order: Callable[[Any, Any], Any] | None = None,
+) -> Counts:
+    """Leaves evaluated (``count="leaves"``) or nodes visited (``"nodes"``) by each variant, by depth.
+
+    >>> print(counts_table(game_pruning_counts("dice", [2, 4], variants=["expectiminimax", "star2 + ordering"])))
+    depth             2   4
+    expectiminimax    9  72
+    star2 + ordering  9  42
+    """
+    if count not in ("leaves", "nodes"):
+        raise ValueError(f"count must be 'leaves' or 'nodes', not {count!r}")
+    depths = list(depths)
+    runs = game_pruning_runs(game, depths, variants=variants, order=order)
+    counts: Counts = {"depth": list(depths)}
+    for run in runs:
+        counts.setdefault(run.variant, []).append(run.leaves if count == "leaves" else run.nodes)
+    return counts
+
+
 _COUNTS: dict[str, Callable[..., Counts]] = {
     "leaves_vs_depth": leaf_counts_by_depth,
     "leaves_vs_branching": leaf_counts_by_branching,
     "chance_pruning": chance_leaf_counts,
+    "game_pruning": game_pruning_counts,
 }
 
 
@@ -293,6 +411,45 @@ def plot_chance_pruning(
         f"Pruning at chance nodes: {branching} moves, {outcomes} equally likely outcomes, leaves in [{low}, {high}]"
     )
     return fig
+
+
+def plot_game_pruning(
+    game: Any,
+    depths: Iterable[int],
+    *,
+    variants: Iterable[str] = tuple(GAME_VARIANTS),
+    order: Callable[[Any, Any], Any] | None = None,
+) -> Figure:
+    """Pruning on a game of chance: leaves each variant evaluates against depth, and the share it saves.
+
+    Left, leaves evaluated (log scale); right, the per cent of expectiminimax's
+    leaves saved.  The numbers are :func:`game_pruning_counts`.
+
+    >>> fig = plot_game_pruning("dice", [2, 3])
+    >>> [ax.get_title() for ax in fig.axes]
+    ['Leaves evaluated', 'Leaves saved against expectiminimax']
+    """
+    game = as_game(game)
+    counts = game_pruning_counts(game, depths, variants=variants, order=order)
+    fig = _new_figure(figsize=(11, 4.5))
+    left, right = fig.subplots(1, 2)
+    _draw(left, counts, log=True)
+    left.set_title("Leaves evaluated")
+    left.set_ylabel("leaves evaluated")
+    right.axhline(0, color="0.75", linewidth=0.8, zorder=0)
+    if EXPECTIMINIMAX in counts:
+        _draw(right, percent_saved(counts), log=False)
+    right.set_title("Leaves saved against expectiminimax")
+    right.set_ylabel("leaves saved (%)")
+    for ax in (left, right):
+        ax.set_xlabel("depth (plies, chance levels included)")
+    fig.suptitle(f"Pruning at chance nodes on {game_name(game)}: bounds {_range_text(game)} from the game")
+    return fig
+
+
+def _range_text(game: Any) -> str:
+    low, high = getattr(game, "value_range", ("-inf", "inf"))
+    return f"[{low}, {high}]"
 
 
 # ---------------------------------------------------------------- helpers
