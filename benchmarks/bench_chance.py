@@ -26,7 +26,6 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
 
 import expectviz as ev
 from expectviz.numbers import format_number
