@@ -44,7 +44,7 @@ def measure(name: str, budget: float, max_depth: int) -> list[GameRun]:
         row = game_pruning_runs(name, [depth])
         seconds = time.perf_counter() - began
         runs.extend(row)
-        print(f"  {name} depth {depth}: {seconds:.1f} s, value {format_number(row[0].value)}", file=sys.stderr)
+        print(f"  {name} depth {depth}: {seconds:.1f} s, value {float(row[0].value):.4f}", file=sys.stderr)
         if seconds > budget:
             break
         # the next depth grows by about the ratio of this one to the last: stop before a row that would take
@@ -65,7 +65,7 @@ def table(name: str, runs: list[GameRun]) -> str:
     for depth in depths:
         row = {r.variant: r for r in runs if r.depth == depth}
         cells = [f"{row[v].leaves:,} / {row[v].nodes:,}" for v in GAME_VARIANTS]
-        value = format_number(row[EXPECTIMINIMAX].value)
+        value = f"{float(row[EXPECTIMINIMAX].value):.4f}"
         lines.append(f"| {depth} | " + " | ".join(cells) + f" | {value} |")
     return "\n".join(lines)
 

@@ -246,20 +246,22 @@ def _walk(game: Any, choices: list[int]) -> Any:
 
 
 CHANCE_GAMES: dict[str, Any] = {
+    "pig": lambda: ev.games.pig(),
     "dice": lambda: ev.games.dice(),
     "dice-5x5": lambda: ev.games.dice_5x5(),
 }
 FACTORIES: dict[str, Any] = {
+    "pig": ev.games.pig,
     "dice": ev.games.dice,
     "dice-5x5": lambda position: ev.games.dice(position, k=4),
 }
 
 
-DEEPEST = {"dice": 5, "dice-5x5": 3}  # the property tests' depth limits (5x5 is wide: depth 3 keeps them quick)
+DEEPEST = {"pig": 6, "dice": 5, "dice-5x5": 3}  # depth limits of the property tests (5x5 is wide)
 
 
 @pytest.mark.parametrize("name", list(CHANCE_GAMES))
-@given(choices=st.lists(st.integers(0, 10**6), max_size=12), depth=st.integers(1, 5))
+@given(choices=st.lists(st.integers(0, 10**6), max_size=12), depth=st.integers(1, 6))
 def test_star1_and_star2_equal_expectiminimax_on_random_positions(name: str, choices: list[int], depth: int) -> None:
     depth = min(depth, DEEPEST[name])
     start = _walk(CHANCE_GAMES[name](), choices)

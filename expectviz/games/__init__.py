@@ -2,7 +2,7 @@
 
 >>> import expectviz as ev
 >>> sorted(ev.games.GAMES)
-['coinflip-tictactoe', 'dice', 'dice-5x5', 'tictactoe']
+['coinflip-tictactoe', 'dice', 'dice-5x5', 'pig', 'tictactoe']
 >>> ev.games.tictactoe("X.O/.X./..O")
 tictactoe('X.O/.X./..O')
 >>> ev.games.move_ordering(ev.games.dice()) is ev.games.dice_order
@@ -15,8 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from . import dice as _dice
+from . import pig as _pig
 from . import tictactoe as _tictactoe
 from .dice import Dice, dice, dice_5x5, dice_order
+from .pig import Pig, pig, pig_order
 from .textbook import TEXTBOOK, TextbookTree, textbook, textbook_trees
 from .tictactoe import CoinFlipTicTacToe, TicTacToe, center_first, coinflip_tictactoe, tictactoe
 
@@ -37,9 +39,12 @@ __all__ = [
     "dice",
     "dice_5x5",
     "dice_order",
+    "Pig",
+    "pig",
+    "pig_order",
 ]
 
-GAMES: dict[str, Callable[[], Any]] = {**_tictactoe.GAMES, **_dice.GAMES}
+GAMES: dict[str, Callable[[], Any]] = {**_tictactoe.GAMES, **_dice.GAMES, **_pig.GAMES}
 """Every built-in game by name, each a function that builds it (with its default options) from no arguments."""
 
 ORDERINGS: dict[str, Callable[[Any, Any], Any]] = {
@@ -47,6 +52,7 @@ ORDERINGS: dict[str, Callable[[Any, Any], Any]] = {
     "coinflip-tictactoe": center_first,
     "dice": dice_order,
     "dice-5x5": dice_order,
+    "pig": pig_order,
 }
 """Each built-in game's move-ordering key (``order=``), by the game's name: good moves first."""
 
