@@ -249,15 +249,19 @@ CHANCE_GAMES: dict[str, Any] = {
     "pig": lambda: ev.games.pig(),
     "dice": lambda: ev.games.dice(),
     "dice-5x5": lambda: ev.games.dice_5x5(),
+    "2048": lambda: ev.games.game2048(),
+    "2048-3x3": lambda: ev.games.game2048(size=3),
 }
 FACTORIES: dict[str, Any] = {
     "pig": ev.games.pig,
     "dice": ev.games.dice,
     "dice-5x5": lambda position: ev.games.dice(position, k=4),
+    "2048": ev.games.game2048,
+    "2048-3x3": ev.games.game2048,
 }
 
 
-DEEPEST = {"pig": 6, "dice": 5, "dice-5x5": 3}  # depth limits of the property tests (5x5 is wide)
+DEEPEST = {"pig": 6, "dice": 5, "dice-5x5": 3, "2048": 5, "2048-3x3": 2}  # property tests: wide games shallower
 
 
 @pytest.mark.parametrize("name", list(CHANCE_GAMES))

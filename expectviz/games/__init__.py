@@ -2,7 +2,7 @@
 
 >>> import expectviz as ev
 >>> sorted(ev.games.GAMES)
-['coinflip-tictactoe', 'dice', 'dice-5x5', 'pig', 'tictactoe']
+['2048', 'coinflip-tictactoe', 'dice', 'dice-5x5', 'pig', 'tictactoe']
 >>> ev.games.tictactoe("X.O/.X./..O")
 tictactoe('X.O/.X./..O')
 >>> ev.games.move_ordering(ev.games.dice()) is ev.games.dice_order
@@ -15,9 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 from . import dice as _dice
+from . import game2048 as _game2048
 from . import pig as _pig
 from . import tictactoe as _tictactoe
 from .dice import Dice, dice, dice_5x5, dice_order
+from .game2048 import Game2048, game2048, game2048_order
 from .pig import Pig, pig, pig_order
 from .textbook import TEXTBOOK, TextbookTree, textbook, textbook_trees
 from .tictactoe import CoinFlipTicTacToe, TicTacToe, center_first, coinflip_tictactoe, tictactoe
@@ -42,9 +44,12 @@ __all__ = [
     "Pig",
     "pig",
     "pig_order",
+    "Game2048",
+    "game2048",
+    "game2048_order",
 ]
 
-GAMES: dict[str, Callable[[], Any]] = {**_tictactoe.GAMES, **_dice.GAMES, **_pig.GAMES}
+GAMES: dict[str, Callable[[], Any]] = {**_tictactoe.GAMES, **_dice.GAMES, **_pig.GAMES, **_game2048.GAMES}
 """Every built-in game by name, each a function that builds it (with its default options) from no arguments."""
 
 ORDERINGS: dict[str, Callable[[Any, Any], Any]] = {
@@ -53,6 +58,7 @@ ORDERINGS: dict[str, Callable[[Any, Any], Any]] = {
     "dice": dice_order,
     "dice-5x5": dice_order,
     "pig": pig_order,
+    "2048": game2048_order,
 }
 """Each built-in game's move-ordering key (``order=``), by the game's name: good moves first."""
 

@@ -415,22 +415,30 @@ def plot_chance_pruning(
 
 def plot_game_pruning(
     game: Any,
-    depths: Iterable[int],
+    depths: Iterable[int] = (),
     *,
     variants: Iterable[str] = tuple(GAME_VARIANTS),
     order: Callable[[Any, Any], Any] | None = None,
+    runs: Sequence[GameRun] | None = None,
 ) -> Figure:
     """Pruning on a game of chance: leaves each variant evaluates against depth, and the share it saves.
 
     Left, leaves evaluated (log scale); right, the per cent of expectiminimax's
-    leaves saved.  The numbers are :func:`game_pruning_counts`.
+    leaves saved.  The numbers are :func:`game_pruning_counts`, or the ``runs``
+    of :func:`game_pruning_runs` already measured (then ``depths`` and
+    ``variants`` are theirs).
 
     >>> fig = plot_game_pruning("dice", [2, 3])
     >>> [ax.get_title() for ax in fig.axes]
     ['Leaves evaluated', 'Leaves saved against expectiminimax']
     """
     game = as_game(game)
-    counts = game_pruning_counts(game, depths, variants=variants, order=order)
+    if runs is None:
+        counts = game_pruning_counts(game, depths, variants=variants, order=order)
+    else:
+        counts = {"depth": sorted({run.depth for run in runs})}
+        for run in runs:
+            counts.setdefault(run.variant, []).append(run.leaves)
     fig = _new_figure(figsize=(11, 4.5))
     left, right = fig.subplots(1, 2)
     _draw(left, counts, log=True)
