@@ -324,11 +324,14 @@ class Weighted:
     def __init__(self, p: Sequence[Value], start: Value) -> None:
         self.p = p
         self.x: list[Value] = [start] * len(p)
-        self.finite: Value = 0
-        self.infinite = 0  # how many x_j are infinite (all of one sign: L or U)
-        self.sign = start if isinstance(start, float) and math.isinf(start) else math.inf
-        for p_j in p:
-            self._add(p_j, start, +1)
+        if type(start) is float:  # an infinite bound (exact values are never floats)
+            self.finite: Value = 0
+            self.infinite = len(p)  # how many x_j are infinite (all of one sign: L or U)
+            self.sign = start
+        else:
+            self.finite = start * sum(p) if start else 0
+            self.infinite = 0
+            self.sign = math.inf
 
     @classmethod
     def of(cls, p: Sequence[Value], values: Sequence[Value]) -> Weighted:
@@ -338,20 +341,21 @@ class Weighted:
             weighted[j] = value
         return weighted
 
-    def _add(self, p_j: Value, x_j: Value, times: int) -> None:
-        if isinstance(x_j, float) and math.isinf(x_j):
-            self.infinite += times
-            self.sign = x_j
-        else:
-            self.finite = self.finite + times * p_j * x_j
-
     def __getitem__(self, j: int) -> Value:
         return self.x[j]
 
     def __setitem__(self, j: int, value: Value) -> None:
-        self._add(self.p[j], self.x[j], -1)
+        old = self.x[j]
         self.x[j] = value
-        self._add(self.p[j], value, +1)
+        if type(old) is float:
+            self.infinite -= 1
+            old = 0
+        if type(value) is float:
+            self.infinite += 1
+            self.sign = value
+            value = 0
+        if value != old:
+            self.finite += self.p[j] * (value - old)
 
     def total(self) -> Value:
         """sum_j p_j * x_j"""
@@ -360,7 +364,7 @@ class Weighted:
     def total_without(self, i: int) -> Value:
         """sum_{j != i} p_j * x_j"""
         x_i = self.x[i]
-        if isinstance(x_i, float) and math.isinf(x_i):
+        if type(x_i) is float:
             return self.sign if self.infinite > 1 else self.finite
         return self.sign if self.infinite else self.finite - self.p[i] * x_i
 
@@ -395,7 +399,8 @@ def _edge(bound: Value, others: Value, p_i: Value) -> Value:
         return -others
     if isinstance(bound, float):  # an infinite bound stays infinite
         return bound
-    return Fraction(bound - others) / p_i
+    gap = bound - others
+    return gap / p_i if type(p_i) is Fraction else Fraction(gap) / p_i
 
 
 def _infinite(x: Value) -> bool:
