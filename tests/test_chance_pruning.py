@@ -277,3 +277,10 @@ def test_star1_and_star2_equal_expectiminimax_on_random_positions(name: str, cho
         for options in ({}, {"order": order}, {"table": True}, {"order": order, "table": True}):
             r = search(game, depth=depth, trace=False, **options)
             assert r.exact_value == exact, (search.__name__, options)
+
+
+def test_the_figures_the_readme_gives_for_the_chance_games() -> None:
+    assert f"{ev.games.pig().win_probability(ev.games.pig().initial):.5f}" == "0.70942"
+    assert ev.expectiminimax("2048", table=True, trace=False).exact_value == Fraction(6631667660933, 80000000000000)
+    note = ev.star2("pig", depth=8, trace=False).note
+    assert note is not None and note.startswith("pig is not a regular tree, so star2 searched 81 of its chance nodes")
