@@ -3,7 +3,7 @@
     expectviz solve TREE [--algorithm A] [--depth N] [--bounds L U] [--json] [--trace]
     expectviz render TREE [--algorithm A] [--step K] -o FILE       (.svg, .png, .pdf)
     expectviz animate TREE [--algorithm A] -o FILE                  (.html, .gif)
-    expectviz play GAME [--algorithm A] [--depth N] [--human X|O] [--position P] [--seed S] [--html FILE]
+    expectviz play GAME [--algorithm A] [--depth N] [--human SIDE] [--position P] [--seed S] [--html FILE]
     expectviz list
 
 TREE is tree text in the notation, a file holding it (text or JSON), or the
@@ -147,26 +147,39 @@ def _parser() -> argparse.ArgumentParser:
     common(animate)
     animate.add_argument("-o", "--output", required=True, help="output file: .html or .gif")
 
+    from .render.play_boards import COINFLIP_DEPTH, DICE_5X5_DEPTH, DICE_DEPTH, PIG_DEPTH
+    from .render.play_game import game_names
+
+    playable = game_names()
     play = sub.add_parser(
         "play",
-        help="play tic-tac-toe against an algorithm in the terminal",
+        help="play a game (tic-tac-toe, Pig, Dice...) against an algorithm in the terminal",
         description="Play a game against the computer: type a square (a1 to c3, or 1 to 9 row by row from the "
-        "top left) to move; 'quit' or the end of input stops.",
+        "top left) to move, or in Pig roll or hold; 'quit' or the end of input stops.",
     )
-    play.add_argument("game", metavar="GAME", choices=tuple(GAMES), help=f"the game: {', '.join(GAMES)}")
+    play.add_argument("game", metavar="GAME", choices=playable, help=f"the game: {', '.join(playable)}")
     play.add_argument(
-        "-a", "--algorithm", choices=algorithms, help="default: alphabeta, or expectiminimax with coin flips"
+        "-a", "--algorithm", choices=algorithms, help="default: alphabeta, or expectiminimax in a game with chance"
     )
     play.add_argument(
         "--depth",
         type=_play_depth,
         default=-1,  # the game's default (a number: argparse does not pass it through the type)
-        help="the computer's depth limit in levels (coin flips count), or 'end'; "
-        "default: the end in tictactoe, 6 in coinflip-tictactoe",
+        help="the computer's depth limit in levels (coin flips and rolls count), or 'end'; default: the end in "
+        f"tictactoe, {COINFLIP_DEPTH} in coinflip-tictactoe, {PIG_DEPTH} in pig, {DICE_DEPTH} in dice, "
+        f"{DICE_5X5_DEPTH} in dice-5x5",
     )
-    play.add_argument("--human", type=str.upper, choices=("X", "O"), default="X", help="your side (X moves first)")
-    play.add_argument("--position", help="the starting position, e.g. 'X.O/.X./...'")
-    play.add_argument("--seed", type=int, default=0, help="the seed of the coin flips (default 0)")
+    play.add_argument(
+        "--human",
+        type=str.upper,
+        choices=("X", "O", "MAX", "MIN"),
+        default="X",
+        help="your side: X or MAX moves first, O or MIN second (X and O on a board, MAX and MIN in Pig)",
+    )
+    play.add_argument(
+        "--position", help="the starting position, e.g. 'X.O/.X./...', or in pig 'MAX 5, MIN 3, MAX to play'"
+    )
+    play.add_argument("--seed", type=int, default=0, help="the seed of the coin flips and dice rolls (default 0)")
     play.add_argument("--html", metavar="FILE", help="at the end, write the computer's last search as a player page")
 
     sub.add_parser("list", help="list the textbook trees and the games")
@@ -554,27 +567,28 @@ def _play_depth(text: str) -> int | None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    """A game in the terminal: the board, your moves from stdin, the computer's answers; 0 when it ends."""
-    from .render.play_game import Match, capitalised, parse_square
+    """A game in the terminal: the state, your moves from stdin, the computer's answers; 0 when it ends."""
+    from .render.play_game import Match, capitalised, make_game
 
     if args.html is not None:
         _check_file_name(args.html, "--html")
-    game, _ = load_game(args.game, args.position)
     match = Match(
-        game,
+        make_game(args.game, args.position),
         human=args.human,
         seed=args.seed,
         algorithm=args.algorithm,
         depth="auto" if args.depth == -1 else args.depth,
         trace=args.html is not None,
     )
+    board = match.board
     _write(
         f"{match.title}: you play {match.human}, the computer plays {match.computer} with {match.describe_settings()}."
     )
-    _write("Type a square (a1 to c3, or 1 to 9 row by row from the top left) to move; 'quit' to stop.")
-    if match.chance:
-        _write("After each move a coin is flipped: heads blocks a random empty square, tails blocks nothing.")
-    moved = True  # print the board before the first prompt and after each move
+    for instruction in board.instructions():
+        _write(instruction)
+    for entry in match.history:  # Dice starts with a roll of the die
+        _write(entry.text)
+    moved = True  # print the state before the first prompt and after each move
     while True:
         if match.computers_turn:
             answer = match.think()
@@ -582,42 +596,38 @@ def _play(args: argparse.Namespace) -> int:
                 raise UsageError(f"the computer's search failed: {answer.error or answer.stopped}")
             for entry in match.answer(answer):
                 said = entry.played(match.computer, present=True)
-                _write(said if entry.by == "coin" else f"{said} ({answer.summary()})")
+                _write(said if entry.chance else f"{said} ({answer.summary()})")
+            moved = True
             continue
         if moved:
             _write("")
-            _write_board(match)
+            for row in board.text_lines(match.state):
+                _write(row)
             moved = False
         if match.over:
             winner = match.winner
             who = "" if winner is None else ": you win" if winner == match.human else ": the computer wins"
             _write(f"{match.outcome()}{who}.")
             break
-        line = _ask(f"Your {'block' if match.blocking else 'move'} ({match.human}): ")
+        line = _ask(board.prompt(match.state, match.inputs()))
         if line is None:
             _write("")
             break
         word = line.strip().lower()
         if word in ("quit", "q", "exit"):
             break
-        action: Any
-        if match.blocking and word in ("none", "no", "-", "no block"):
-            action = None
-        elif word.isdigit() and len(word) == 1 and word != "0":
-            action = int(word) - 1
-        else:
-            try:
-                action = parse_square(word)
-            except ExpectvizError:
-                _write(f"{_quote(line.strip(), 20)} is not a square: type a1 to c3 (or 1 to 9), or quit")
-                continue
+        try:
+            action = board.read_typed(line.strip())
+        except ExpectvizError as error:
+            _write(str(error))
+            continue
         reason = match.refusal(action)
         if reason is not None:
             _write(capitalised(reason))
             continue
         moved = True
         for entry in match.play(action):
-            if entry.by == "coin":
+            if entry.chance:
                 _write(entry.text)
     if args.html is not None:
         last = match.last_answer
@@ -631,13 +641,6 @@ def _play(args: argparse.Namespace) -> int:
             export_html(last.result, args.html)
         _write(f"wrote {args.html} (the search behind {last.move})")
     return 0
-
-
-def _write_board(match: Any) -> None:
-    """The board as ``game.text`` writes it, with the column letters above and the row numbers at the left."""
-    _write("    a b c")
-    for number, row in enumerate(match.game.text(match.state).splitlines(), start=1):
-        _write(f"  {number} {row}")
 
 
 def _ask(prompt: str) -> str | None:

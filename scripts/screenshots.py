@@ -242,6 +242,10 @@ def review(folder: Path) -> int:
 GAME_PAGES = {  # file stem: the search
     "tictactoe-table": lambda: ev.alphabeta(ev.games.tictactoe("XO./X../O.."), table=True),
     "coinflip-depth3": lambda: ev.expectiminimax("coinflip-tictactoe", depth=3),
+    "dice-star2": lambda: ev.star2(ev.games.dice("XO./.../... roll 2"), depth=3),
+    "pig-star2-fallback": lambda: ev.star2("pig", depth=4),
+    "2048-star1": lambda: ev.star1("2048", depth=2),
+    "dice-5x5-table": lambda: ev.star2("dice-5x5", depth=3, table=True, order=ev.games.dice_order),
 }
 FULL_GAME = (
     'import time, expectviz as ev\nr = ev.alphabeta("tictactoe")\nt = time.perf_counter()\np = ev.play(r, step=-1)\n'
@@ -266,6 +270,10 @@ def games(folder: Path) -> int:
             stops = {"end": len(result.trace)}
             if result.trace.steps("table"):
                 stops["first-table-hit"] = result.trace.steps("table")[0]
+            if result.trace.steps("probe"):
+                stops["first-probe"] = result.trace.steps("probe")[0]
+            if result.trace.steps("cutoff"):
+                stops["first-cutoff"] = result.trace.steps("cutoff")[0]
             for width, height in SIZES:
                 for where, step in stops.items():
                     page = _lab.new_page(chromium, width=width, height=height)

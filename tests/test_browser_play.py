@@ -8,14 +8,23 @@ One JupyterLab server (tests/_lab.py) runs one notebook at 1280x800:
     [1] slow = ev.play_game("coinflip-tictactoe", human="O", depth=None)   # seconds of search: Stop it
         slow
     [2] print(g.match.history[-1].answer.result.trace is g.player.trace)  # run by a test
+    [3] pig = ev.play_game("pig", seed=0)                 # seed 0: the first roll is a 6
+        pig
+    [4] dice = ev.play_game("dice", seed=0)               # seed 0: X's die chooses column c
+        dice
 
 A person clicks b2, the computer's O appears, "Show the search" opens the step player below the board;
-Stop ends a slow search while the kernel answers.  Notebook 7 then plays a move and opens the player.
-Skips itself where Chromium, Playwright or Graphviz's dot is missing.  About 40 s.
+Stop ends a slow search while the kernel answers.  In Pig a person rolls (the die shows the face, the turn
+total grows), holds, and the computer plays its turn; in Dice the die's column is lit, a square outside it is
+refused and one inside it is played, and the computer answers.  Both are checked for clipping at 1280x800
+and 1920x1080 (with ``EXPECTVIZ_PLAY_SHOTS=DIR`` their screenshots are saved there, to look at).  Notebook 7
+then plays a move and opens the player.  Skips itself where Chromium, Playwright or Graphviz's dot is missing.
+About 50 s.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -38,7 +47,11 @@ CELLS = [
     "import expectviz as ev\ng = ev.play_game()\ng",
     'slow = ev.play_game("coinflip-tictactoe", human="O", depth=None)\nslow',
     "print(g.match.history[-1].answer.result.trace is g.player.trace, len(g.player.trace))",
+    'pig = ev.play_game("pig", seed=0)\npig',
+    'dice = ev.play_game("dice", seed=0)\ndice',
 ]
+SIZES = [(1280, 800), (1920, 1080)]
+SHOTS = os.environ.get("EXPECTVIZ_PLAY_SHOTS")  # a folder: save the widgets' screenshots there
 
 
 def _needs() -> None:
@@ -141,6 +154,100 @@ def test_stop_a_slow_search_while_the_kernel_answers(lab: Any) -> None:
     expect(slow.locator(".ev-square[data-cell='X']")).to_have_count(1, timeout=TIMEOUT)
     expect(slow.locator(".ev-status")).to_contain_text("(expectiminimax, depth 2, ", timeout=TIMEOUT)
     expect(slow.locator(".ev-log li").first).to_contain_text("Computer: X ", timeout=TIMEOUT)
+
+
+def game_of(page: Any, cell: int, title: str) -> Any:
+    """The game widget whose title starts with ``title``, running its cell first if it is not there yet."""
+    game = page.locator(GAME).filter(has=page.locator(".ev-game-title", has_text=title))
+    if game.count() == 0:
+        _lab.run_cell(page, cell)
+    _expect()(game).to_have_count(1, timeout=TIMEOUT)
+    return game
+
+
+def test_pig_roll_shows_the_die_then_hold(lab: Any) -> None:
+    page, expect = lab, _expect()
+    pig = game_of(page, 3, "Pig, first to 10")
+    expect(pig.locator(".ev-turn")).to_have_text("Your turn (MAX): press Roll", timeout=TIMEOUT)
+    expect(pig.locator(".ev-pig-die")).to_have_attribute("aria-label", "no roll yet")
+    hold = pig.get_by_role("button", name="Hold", exact=True)
+    assert hold.get_attribute("aria-disabled") == "true"
+    hold.click(force=True)  # aria-disabled, yet a person can click it: a turn total of 0 is refused, with why
+    expect(pig.locator(".ev-notice")).to_have_text("You cannot hold with a turn total of 0: roll first.")
+    pig.get_by_role("button", name="MAX: roll", exact=True).click()
+    expect(pig.locator(".ev-pig-die")).to_have_attribute("aria-label", "the die shows 6", timeout=TIMEOUT)
+    expect(pig.locator(".ev-pig-die .ev-die-pip")).to_have_count(6)  # a drawn face, six pips
+    expect(pig.locator(".ev-pig-total-value")).to_have_text("6")
+    expect(pig.locator(".ev-pig-roll")).to_have_text("MAX rolled 6: turn total 6")
+    expect(pig.locator(".ev-log li").last).to_have_text("MAX rolled 6: turn total 6")
+    expect(pig.locator(".ev-pig-score").first).to_have_text("0 + 6")
+    expect(pig.locator(".ev-notice")).to_be_hidden()
+    pig.get_by_role("button", name="MAX: hold", exact=True).click()  # the computer (MIN) rolls 5, 3, 2 and wins
+    expect(pig.locator(".ev-status")).to_contain_text("You held: 6 points banked, 6 to 0.", timeout=TIMEOUT)
+    expect(pig.locator(".ev-turn")).to_have_text("The computer wins (MIN wins, 10 to 6).", timeout=TIMEOUT)
+    expect(pig.locator(".ev-log li.ev-log-computer")).to_have_count(3)
+    expect(pig.locator(".ev-pig-score")).to_have_text(["6", "10"])
+    expect(pig.locator(".ev-pig-roll")).to_have_text("MIN rolled 2: 10 points, MIN wins")
+    expect(pig.get_by_role("button", name="Show the search", exact=True)).to_be_visible()
+
+
+def test_dice_lights_the_rolled_column_and_the_computer_answers(lab: Any) -> None:
+    page, expect = lab, _expect()
+    dice = game_of(page, 4, "Dice 3×3")
+    expect(dice.locator(".ev-turn")).to_have_text("Your move (X): click a square in column c", timeout=TIMEOUT)
+    expect(dice.locator(".ev-die-text")).to_have_text("Die for X: 3 — column c")
+    expect(dice.locator(".ev-die-box .ev-die-pip")).to_have_count(3)
+    expect(dice.locator(".ev-square.ev-lit")).to_have_count(3)
+    expect(dice.locator(".ev-coord.ev-lit")).to_have_text("c")
+    assert dice.locator(".ev-square[aria-label^='X to move: play ']").count() == 3  # only column c is open
+    dice.get_by_role("button", name="a1: empty", exact=True).click(force=True)  # outside the die's column
+    expect(dice.locator(".ev-notice")).to_have_text(
+        "a1 is not in column c: the die chose column c for X, so play there.", timeout=TIMEOUT
+    )
+    dice.get_by_role("button", name="X to move: play c1", exact=True).click()
+    expect(dice.locator(".ev-square[data-cell='O']")).to_have_count(1, timeout=TIMEOUT)  # the computer's O (c3)
+    expect(dice.locator(".ev-status")).to_contain_text("You played c1. Die for O: 3 — row 3. O played c3 (")
+    expect(dice.locator(".ev-die-text")).to_have_text("Die for X: 2 — column b")  # X's next roll
+    expect(dice.locator(".ev-coord.ev-lit")).to_have_text("b")
+    expect(dice.locator(".ev-turn")).to_have_text("Your move (X): click a square in column b")
+    assert dice.locator(".ev-square.ev-last[data-cell='O']").count() == 1
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_pig_and_dice_fit_the_page(lab: Any, width: int, height: int) -> None:
+    """Nothing of either widget is clipped or overlaps, at a laptop's size and a desktop's."""
+    page = lab
+    page.set_viewport_size({"width": width, "height": height})
+    try:
+        for cell, title, name in ((3, "Pig, first to 10", "pig"), (4, "Dice 3×3", "dice")):
+            game = game_of(page, cell, title)
+            game.scroll_into_view_if_needed()
+            page.wait_for_timeout(200)  # the notebook's layout settles
+            problems = game.evaluate(
+                """root => {
+                    const out = [], box = root.getBoundingClientRect();
+                    if (root.scrollWidth > root.clientWidth + 1) out.push(`scrolls sideways: ${root.scrollWidth}`);
+                    const parts = root.querySelectorAll(
+                        '.ev-play, .ev-game-side, .ev-square, .ev-die, .ev-input, .ev-pig-player, .ev-game-controls');
+                    for (const el of parts) {
+                        const r = el.getBoundingClientRect();
+                        if (el.closest('[hidden]') || r.width === 0) continue;
+                        if (r.left < box.left - 1 || r.right > box.right + 1) out.push(`${el.className} sticks out`);
+                    }
+                    const play = root.querySelector('.ev-play').getBoundingClientRect();
+                    const side = root.querySelector('.ev-game-side').getBoundingClientRect();
+                    const apart = play.right <= side.left || play.bottom <= side.top;
+                    if (!apart) out.push('the game and the text beside it overlap');
+                    return out;
+                }"""
+            )
+            assert problems == [], f"{name} at {width}x{height}: {problems}"
+            if SHOTS:
+                os.makedirs(SHOTS, exist_ok=True)
+                game.screenshot(path=os.path.join(SHOTS, f"{name}-{width}x{height}.png"))
+                page.screenshot(path=os.path.join(SHOTS, f"{name}-{width}x{height}-page.png"))
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 800})
 
 
 def test_keys_stay_in_the_game(lab: Any) -> None:

@@ -177,4 +177,77 @@ def test_the_command_in_a_pipe() -> None:
     out = done.stdout.decode()
     assert "Your move (X): b2\n" in out and COMPUTER.search(out) and "'zz' is not a square" in out
     helped = subprocess.run([sys.executable, "-m", "expectviz", "play", "--help"], capture_output=True, timeout=60)
-    assert helped.returncode == 0 and b"--human {X,O}" in helped.stdout and b"--html FILE" in helped.stdout
+    assert helped.returncode == 0 and b"--human {X,O,MAX,MIN}" in helped.stdout and b"--html FILE" in helped.stdout
+
+
+# ---------------------------------------------------------------- Pig and Dice
+
+
+def test_pig_in_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    moves = "hold\nzz\nroll\nr\n" + "roll\n" * 12  # a refused hold, a bad word, then roll on
+    runs = [play(monkeypatch, capsys, moves, "pig", "--seed", "4") for _ in range(2)]
+    (status, out, err), again = runs
+    assert (status, err) == (0, "")
+    timeless = [re.sub(r"\d+ ms\)", "ms)", text) for text in (out, again[1])]
+    assert timeless[0] == timeless[1]  # the same seed, the same rolls
+    lines = out.splitlines()
+    assert lines[0] == "Pig, first to 10: you play MAX, the computer plays MIN with expectiminimax to depth 12."
+    assert lines[1] == "Type roll (r) or hold (h); 'quit' to stop."
+    assert "  MAX   0    MIN   0    (first to 10)" in lines and "  MAX to play, turn total 0" in lines
+    assert "Roll or hold (MAX, turn total 0): hold" in lines
+    assert "You cannot hold with a turn total of 0: roll first" in lines
+    assert "'zz' is not a move: type roll (r) or hold (h), or quit" in lines
+    rolls = [line for line in lines if re.match(r"(MAX|MIN) rolled [1-6]", line)]
+    assert rolls and rolls[0] == "MAX rolled 2: turn total 2"
+    assert re.search(r"^MIN chooses to roll \(expectiminimax, depth 12, value ", out, re.MULTILINE)
+    assert re.search(r"^(MAX|MIN) wins, \d+ to \d+: (you|the computer) wins?\.$", out, re.MULTILINE)
+
+
+def test_pig_as_min_with_a_position(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    position = "MAX 8, MIN 6, MIN to play, turn total 3"
+    status, out, _ = play(
+        monkeypatch, capsys, "hold\n", "pig", "--human", "min", "--position", position, "--depth", "4"
+    )
+    assert status == 0 and "you play MIN, the computer plays MAX with expectiminimax to depth 4." in out
+    assert "  MAX   8    MIN   6    (first to 10)\n  MIN to play, turn total 3\n" in out
+    assert "Roll or hold (MIN, turn total 3): hold\n" in out and "MAX chooses to roll (expectiminimax, depth 4, " in out
+
+
+def test_dice_in_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    squares = "a1\nb1\nc1\na2\nb2\nc2\na3\nb3\nc3\n" * 5  # the first empty square of the die's line is legal
+    runs = [play(monkeypatch, capsys, squares, "dice", "--seed", "2", "--depth", "4") for _ in range(2)]
+    (status, out, err), again = runs
+    assert (status, err) == (0, "")
+    assert re.sub(r"\d+ ms\)", "", out) == re.sub(r"\d+ ms\)", "", again[1])
+    lines = out.splitlines()
+    assert lines[0] == "Dice 3×3, three in a row: you play X, the computer plays O with expectiminimax to depth 4."
+    assert lines[3] == "Die for X: 3 — column c"  # X's first roll, before the board
+    assert lines[5:9] == ["    a b c", "  1 . . .", "  2 . . .", "  3 . . ."]
+    assert "Your move (X, column c): a1" in lines
+    assert "a1 is not in column c: the die chose column c for X, so play there" in lines
+    assert all(re.fullmatch(r"Die for [XO]: [1-3] — (column [a-c]|row [1-3])", line) for line in lines if "Die" in line)
+    assert re.search(r"^O plays [a-c][1-3] \(expectiminimax, (depth 4, )?value ", out, re.MULTILINE)
+    assert re.search(r"^(Draw|[XO] wins \([a-c][1-3] [a-c][1-3] [a-c][1-3]\): (you|the computer) wins?)\.$", out, re.M)
+
+
+def test_dice_on_five_by_five(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = play(monkeypatch, capsys, "25\nquit\n", "dice-5x5", "--depth", "2", "--seed", "1")
+    assert status == 0 and "Type a square (a1 to e5, or 1 to 25 row by row from the top left)" in out
+    assert "    a b c d e\n  1 . . . . .\n" in out
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["pig", "--depth", "end"], "Pig, first to 10 can go on for ever, so the computer needs a depth limit"),
+        (["pig", "-a", "minimax"], "minimax has no rule for chance nodes, and pig has dice rolls"),
+        (["pig", "--position", "MAX 5, MIN 3, MAX to play, turn total 7"], "position 1:"),
+        (["dice", "--position", "X.O/.X./..O roll 4"], "X's die selects a column: its faces are 1 to 3"),
+    ],
+)
+def test_bad_pig_and_dice_arguments(
+    args: list[str], fragment: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = play(monkeypatch, capsys, "roll\n", *args)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("expectviz: error: ") and fragment in err, err

@@ -1,21 +1,34 @@
-// The expectviz game: a tic-tac-toe board to play against a search (expectviz/render/play.py).
+// The expectviz game: play a game against a search (expectviz/render/play_game.py).
 //
 // Python holds the game; this draws it and sends what the person does.  anywidget's contract:
 // `export default { render({ model, el }) }`.  The model holds:
-//   kernel -> browser   title, cells (9 of "X", "O", "#", ""), legal (the squares you may click), last (the last
-//                       move's square, -1: none), line (the winning line), mover, blocking, turn, status, notice,
-//                       log, thinking, nodes (searched so far), algorithms, max_depth, can_move, can_show,
+//   kernel -> browser   title, view (the state, drawn by the function of its "kind" below), legal (what you may
+//                       click: square numbers, button names), sides, mover, turn, status, notice, log, thinking,
+//                       nodes (searched so far), algorithms, depths ([value, text] pairs), can_move, can_show,
 //                       showing, opening, shown;
-//   both ways           algorithm, depth (0: to the end), human ("X" or "O": a new game);
-//   browser -> kernel   messages {type: "click", square}, {type: "noblock"}, {type: "new"}, {type: "stop"},
-//                       {type: "move"} (the computer's move), {type: "show"} (open or close the search's player).
+//   both ways           algorithm, depth (0: to the end), human (your side: a new game);
+//   browser -> kernel   messages {type: "click", square} or {type: "click", button} (a move), {type: "new"},
+//                       {type: "stop"}, {type: "move"} (the computer's move), {type: "show"} (open or close the
+//                       search's player).
+// The views:
+//   {kind: "grid", rows, cols, cells ("X", "O", "#", ""), last, line, verb ("play", "block"), lit ({line: "column"
+//    or "row", index}: the line the die chose), die ({face, text, by}), buttons ([name, text] pairs)}
+//   {kind: "pig", target, names, scores, turn_total, player (0, 1; -1: over), die (the last face; 0: none), roll
+//    (the last roll in words), buttons}
 // The step player itself is a separate widget, shown by Python below this one.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const NAMES = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
-const TRAITS = ["title", "cells", "legal", "last", "line", "human", "mover", "blocking", "turn", "status", "notice",
-  "log", "thinking", "nodes", "algorithm", "algorithms", "depth", "max_depth", "can_move", "can_show", "showing",
-  "opening", "shown"];
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+const TRAITS = ["title", "view", "legal", "human", "sides", "mover", "turn", "status", "notice", "log", "thinking",
+  "nodes", "algorithm", "algorithms", "depth", "depths", "can_move", "can_show", "showing", "opening", "shown"];
+const PIPS = { // a die's pips on a 10x10 face
+  1: [[5, 5]],
+  2: [[3, 3], [7, 7]],
+  3: [[3, 3], [5, 5], [7, 7]],
+  4: [[3, 3], [7, 3], [3, 7], [7, 7]],
+  5: [[3, 3], [7, 3], [5, 5], [3, 7], [7, 7]],
+  6: [[3, 2.6], [7, 2.6], [3, 5], [7, 5], [3, 7.4], [7, 7.4]],
+};
 
 /** An element with attributes and children (nodes or text). */
 function h(tag, attrs = {}, ...children) {
@@ -33,6 +46,8 @@ function s(tag, attrs = {}, ...children) {
   return el;
 }
 
+const squareName = (i, cols) => `${LETTERS[i % cols]}${Math.floor(i / cols) + 1}`;
+
 /** The mark in a square: a blue cross, a vermillion ring, a grey block (the colours of game.picture). */
 function mark(cell) {
   const svg = s("svg", { viewBox: "0 0 10 10", class: "ev-mark", "aria-hidden": "true", focusable: "false" });
@@ -45,6 +60,140 @@ function mark(cell) {
   return svg;
 }
 
+/** A die showing `face`: pips from 1 to 6, the number beyond, a question mark before the first roll (0). */
+function die(face, cls) {
+  const svg = s("svg", { viewBox: "0 0 10 10", class: `ev-die ${cls}`, "aria-hidden": "true", focusable: "false" });
+  svg.append(s("rect", { x: 0.6, y: 0.6, width: 8.8, height: 8.8, rx: 1.7, class: "ev-die-body" }));
+  if (PIPS[face]) {
+    for (const [cx, cy] of PIPS[face]) svg.append(s("circle", { cx, cy, r: 0.95, class: "ev-die-pip" }));
+  } else {
+    svg.append(s("text", { x: 5, y: 5, class: face ? "ev-die-number" : "ev-die-none" }, face ? String(face) : "?"));
+  }
+  return svg;
+}
+
+// ---------------------------------------------------------------- the views: one function for each kind
+
+/** A grid of squares (tic-tac-toe, Dice): column letters above, row numbers at the left, a button per square. */
+function gridView(send) {
+  const board = h("div", { class: "ev-board", role: "group", "aria-label": "board" });
+  const face = h("span", { class: "ev-die-slot" });
+  const dieText = h("span", { class: "ev-die-text" });
+  const dieBox = h("div", { class: "ev-die-box", role: "status" }, face, dieText);
+  const root = h("div", { class: "ev-grid-area" }, board, dieBox);
+  let squares = [], colLabels = [], rowLabels = [], shape = "", cols = 3, shownFace = null;
+
+  function build(rows, columns) {
+    cols = columns;
+    board.style.setProperty("--ev-cols", String(columns));
+    board.style.setProperty("--ev-rows", String(rows));
+    board.classList.toggle("ev-board-large", columns > 3 || rows > 3);
+    squares = Array.from({ length: rows * columns }, (_, i) => {
+      const square = h("button", { type: "button", class: "ev-square", "data-square": String(i) });
+      square.onclick = () => send({ type: "click", square: i });
+      return square;
+    });
+    colLabels = Array.from({ length: columns }, (_, c) =>
+      h("span", { class: "ev-coord ev-coord-col", "aria-hidden": "true" }, LETTERS[c]));
+    rowLabels = Array.from({ length: rows }, (_, r) =>
+      h("span", { class: "ev-coord ev-coord-row", "aria-hidden": "true" }, String(r + 1)));
+    board.replaceChildren(h("span", { class: "ev-coord", "aria-hidden": "true" }), ...colLabels);
+    for (let r = 0; r < rows; r++) board.append(rowLabels[r], ...squares.slice(r * columns, (r + 1) * columns));
+  }
+
+  function update(view, legal, mover) {
+    const key = `${view.rows}x${view.cols}`;
+    if (key !== shape) { shape = key; build(view.rows, view.cols); }
+    const line = new Set(view.line), lit = view.lit;
+    const inLit = (i) => !!lit && (lit.line === "column" ? i % cols === lit.index : Math.floor(i / cols) === lit.index);
+    squares.forEach((square, i) => {
+      const cell = view.cells[i] || "", open = legal.has(i), name = squareName(i, cols);
+      if (square.dataset.cell !== cell) { square.dataset.cell = cell; square.replaceChildren(mark(cell)); }
+      square.classList.toggle("ev-open", open);
+      square.classList.toggle("ev-last", i === view.last);
+      square.classList.toggle("ev-line", line.has(i));
+      square.classList.toggle("ev-lit", inLit(i));
+      square.setAttribute("aria-disabled", open ? "false" : "true");
+      const what = cell === "X" ? "X" : cell === "O" ? "O" : cell === "#" ? "blocked" : "empty";
+      square.setAttribute("aria-label", open
+        ? `${mover} to move: ${view.verb} ${name}`
+        : `${name}: ${what}${i === view.last ? ", the last move" : ""}${line.has(i) ? ", in the winning line" : ""}`);
+      square.title = open ? `${view.verb} ${name}` : name;
+    });
+    colLabels.forEach((label, c) => label.classList.toggle("ev-lit", !!lit && lit.line === "column" && lit.index === c));
+    rowLabels.forEach((label, r) => label.classList.toggle("ev-lit", !!lit && lit.line === "row" && lit.index === r));
+    dieBox.hidden = !view.die;
+    if (view.die) {
+      if (shownFace !== view.die.face) { shownFace = view.die.face; face.replaceChildren(die(view.die.face, "ev-die-small")); }
+      dieText.textContent = `Die for ${view.die.by}: ${view.die.face} — ${view.die.text}`;
+      dieBox.setAttribute("aria-label", `the die rolled ${view.die.face}: ${view.die.text} for ${view.die.by}`);
+    }
+  }
+
+  /** The arrow keys move between squares. */
+  function key(event) {
+    const at = squares.indexOf(event.target);
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols }[event.key];
+    if (at < 0 || step === undefined) return false;
+    const to = at + step;
+    if (to >= 0 && to < squares.length && (Math.abs(step) === cols || Math.floor(to / cols) === Math.floor(at / cols))) {
+      squares[to].focus();
+    }
+    return true;
+  }
+
+  return { root, update, key };
+}
+
+/** Pig: both scores against the target, the turn total, the die just rolled. */
+function pigView() {
+  const players = [0, 1].map(() => {
+    const name = h("span", { class: "ev-pig-name" });
+    const banked = h("span", { class: "ev-pig-banked" });
+    const pending = h("span", { class: "ev-pig-pending" });
+    const bar = h("span", { class: "ev-pig-bar", "aria-hidden": "true" }, banked, pending);
+    const score = h("span", { class: "ev-pig-score" });
+    return { row: h("div", { class: "ev-pig-player" }, name, bar, score), name, banked, pending, score };
+  });
+  const target = h("div", { class: "ev-pig-target" });
+  const face = h("div", { class: "ev-pig-die" });
+  const total = h("div", { class: "ev-pig-total" });
+  const roll = h("div", { class: "ev-pig-roll", "aria-live": "polite" });
+  const root = h("div", { class: "ev-pig", role: "group", "aria-label": "Pig" },
+    h("div", { class: "ev-pig-scores" }, ...players.map((p) => p.row), target),
+    h("div", { class: "ev-pig-turn" }, face, h("div", { class: "ev-pig-words" }, total, roll)));
+  let shownFace = null;
+
+  function update(view, legal, mover, human) {
+    players.forEach((p, i) => {
+      const name = view.names[i], playing = view.player === i, score = view.scores[i];
+      const extra = playing ? Math.min(view.turn_total, Math.max(0, view.target - score)) : 0;
+      p.row.classList.toggle("ev-pig-playing", playing);
+      p.name.textContent = `${name}${name === human ? " (you)" : ""}`;
+      p.banked.style.width = `${Math.min(100, (100 * score) / view.target)}%`;
+      p.pending.style.width = `${(100 * extra) / view.target}%`;
+      p.score.textContent = playing && view.turn_total ? `${score} + ${view.turn_total}` : String(score);
+      p.row.setAttribute("aria-label",
+        `${name}: ${score} points${playing ? `, to play, turn total ${view.turn_total}` : ""}`);
+    });
+    target.textContent = `First to ${view.target} wins`;
+    if (shownFace !== view.die) { shownFace = view.die; face.replaceChildren(die(view.die, "ev-die-large")); }
+    face.setAttribute("aria-label", view.die ? `the die shows ${view.die}` : "no roll yet");
+    face.setAttribute("role", "img");
+    face.classList.toggle("ev-pig-bust", view.die === 1);
+    const who = view.player >= 0 ? view.names[view.player] : "";
+    total.replaceChildren(h("span", { class: "ev-pig-total-label" }, who ? `${who}'s turn total` : "Turn total"),
+      h("span", { class: "ev-pig-total-value" }, String(view.turn_total)));
+    roll.textContent = view.roll || "No roll yet";
+  }
+
+  return { root, update, key: () => false };
+}
+
+const VIEWS = { grid: gridView, pig: pigView };
+
+// ---------------------------------------------------------------- the widget
+
 function render({ model, el }) {
   const send = (message) => { try { model.send(message); } catch (error) { /* no kernel: nothing to tell */ } };
   const set = (name, value) => {
@@ -53,19 +202,12 @@ function render({ model, el }) {
   };
   const button = (text, attrs = {}) => h("button", { type: "button", class: "ev-game-button", ...attrs }, text);
 
-  // ---- the board: column letters above, row numbers at the left, a button for each square
-  const squares = NAMES.map((name, i) => {
-    const square = h("button", { type: "button", class: "ev-square", "data-square": String(i) });
-    square.onclick = () => send({ type: "click", square: i });
-    return square;
-  });
-  const board = h("div", { class: "ev-board", role: "group", "aria-label": "board" },
-    h("span", { class: "ev-coord", "aria-hidden": "true" }),
-    ...["a", "b", "c"].map((c) => h("span", { class: "ev-coord ev-coord-col", "aria-hidden": "true" }, c)));
-  for (let row = 0; row < 3; row++) {
-    board.append(h("span", { class: "ev-coord ev-coord-row", "aria-hidden": "true" }, String(row + 1)),
-      ...squares.slice(3 * row, 3 * row + 3));
-  }
+  // ---- the game: the view of its kind, then its buttons (Roll, Hold, No block)
+  const kind = (model.get("view") || {}).kind || "grid";
+  const drawing = (VIEWS[kind] || gridView)(send);
+  const inputs = h("div", { class: "ev-inputs" });
+  const play = h("div", { class: "ev-play" }, drawing.root, inputs);
+  let inputButtons = {}, inputKey = "";
 
   // ---- beside it: whose turn, what happened, the search's progress, the actions, the moves so far
   const turn = h("div", { class: "ev-turn" });
@@ -76,8 +218,7 @@ function render({ model, el }) {
   const show = button("Show the search", { class: "ev-game-button ev-primary" });
   const stop = button("Stop");
   const move = button("Computer move", { class: "ev-game-button ev-primary" });
-  const noBlock = button("No block");
-  const actions = h("div", { class: "ev-actions" }, show, stop, move, noBlock);
+  const actions = h("div", { class: "ev-actions" }, show, stop, move);
   const log = h("ol", { class: "ev-log", "aria-label": "moves so far" });
   const logBox = h("details", { class: "ev-log-box", open: "" }, h("summary", {}, "Moves"), log);
   const side = h("div", { class: "ev-game-side" }, turn, status, notice, progress, actions, logBox);
@@ -85,8 +226,7 @@ function render({ model, el }) {
   // ---- the settings: the computer's algorithm and depth, your side, a new game
   const algorithm = h("select", { "aria-label": "the computer's algorithm" });
   const depth = h("select", { "aria-label": "the computer's depth limit" });
-  const human = h("select", { "aria-label": "your side (starts a new game)" },
-    h("option", { value: "X" }, "X (first)"), h("option", { value: "O" }, "O (second)"));
+  const human = h("select", { "aria-label": "your side (starts a new game)" });
   const fresh = button("New game");
   const controls = h("div", { class: "ev-game-controls" },
     h("label", { class: "ev-field" }, "Computer ", algorithm),
@@ -95,14 +235,13 @@ function render({ model, el }) {
 
   const title = h("div", { class: "ev-game-title" });
   const shown = h("div", { class: "ev-shown" });
-  const root = h("div", { class: "ev-game", role: "group" }, title,
-    h("div", { class: "ev-game-body" }, board, side), controls, shown);
+  const root = h("div", { class: `ev-game ev-game-${kind}`, role: "group" }, title,
+    h("div", { class: "ev-game-body" }, play, side), controls, shown);
   el.replaceChildren(root);
 
   show.onclick = () => send({ type: "show" });
   stop.onclick = () => send({ type: "stop" });
   move.onclick = () => send({ type: "move" });
-  noBlock.onclick = () => send({ type: "noblock" });
   fresh.onclick = () => send({ type: "new" });
   algorithm.onchange = () => set("algorithm", algorithm.value);
   depth.onchange = () => set("depth", Number(depth.value));
@@ -117,26 +256,45 @@ function render({ model, el }) {
   };
   const visible = (node, on) => { node.hidden = !on; };
 
+  /** The log shows its last lines (again once the widget is on the page: before, it has no height). */
+  function scrollLog() {
+    const down = () => {
+      log.scrollTop = log.scrollHeight;
+      log.classList.toggle("ev-scrolls", log.scrollHeight > log.clientHeight + 1);
+    };
+    down();
+    requestAnimationFrame(down);
+  }
+
+  function drawInputs(buttons, legal, mover) {
+    const key = JSON.stringify(buttons);
+    if (key !== inputKey) {
+      inputKey = key;
+      inputButtons = {};
+      inputs.replaceChildren(...buttons.map(([name, text]) => {
+        const b = button(text, { class: "ev-game-button ev-input", "data-input": name });
+        b.onclick = () => send({ type: "click", button: name });
+        inputButtons[name] = b;
+        return b;
+      }));
+    }
+    for (const [name, text] of buttons) {
+      const open = legal.has(name), b = inputButtons[name];
+      b.classList.toggle("ev-open", open);
+      b.setAttribute("aria-disabled", open ? "false" : "true"); // clickable: a refused click says why
+      b.setAttribute("aria-label", open ? `${mover}: ${text.toLowerCase()}` : text);
+    }
+    visible(inputs, buttons.length > 0);
+  }
+
   function update() {
     const get = (name) => model.get(name);
-    const cells = get("cells"), legal = new Set(get("legal")), line = new Set(get("line")), last = get("last");
-    const mover = get("mover"), blocking = get("blocking"), thinking = get("thinking");
-    root.setAttribute("aria-label", get("title") || "tic-tac-toe");
+    const view = get("view") || {}, legal = new Set(get("legal")), mover = get("mover"), thinking = get("thinking");
+    root.setAttribute("aria-label", get("title") || "game");
     title.textContent = get("title");
-    squares.forEach((square, i) => {
-      const cell = cells[i] || "", open = legal.has(i);
-      if (square.dataset.cell !== cell) { square.dataset.cell = cell; square.replaceChildren(mark(cell)); }
-      square.classList.toggle("ev-open", open);
-      square.classList.toggle("ev-last", i === last);
-      square.classList.toggle("ev-line", line.has(i));
-      square.setAttribute("aria-disabled", open ? "false" : "true");
-      const what = cell === "X" ? "X" : cell === "O" ? "O" : cell === "#" ? "blocked" : "empty";
-      square.setAttribute("aria-label", open
-        ? `${mover} to move: ${blocking ? "block" : "play"} ${NAMES[i]}`
-        : `${NAMES[i]}: ${what}${i === last ? ", the last move" : ""}${line.has(i) ? ", in the winning line" : ""}`);
-      square.title = open ? `${blocking ? "block" : "play"} ${NAMES[i]}` : NAMES[i];
-    });
-    board.classList.toggle("ev-waiting", thinking);
+    if (view.kind) drawing.update(view, legal, mover, get("human"));
+    drawInputs(view.buttons || [], legal, mover);
+    play.classList.toggle("ev-waiting", thinking);
     turn.textContent = get("turn");
     status.textContent = get("status");
     notice.textContent = get("notice");
@@ -145,23 +303,22 @@ function render({ model, el }) {
     visible(progress, thinking);
     visible(stop, thinking);
     visible(move, get("can_move"));
-    visible(noBlock, blocking && !thinking);
     const open = get("showing"), opening = get("opening");
     visible(show, get("can_show") || open || opening);
     show.disabled = opening;
     show.textContent = opening ? "Opening the search\u2026" : open ? "Hide the search" : "Show the search";
     show.setAttribute("aria-expanded", open ? "true" : "false");
     log.replaceChildren(...get("log").map((text) => h("li", {
-      class: text.startsWith("Coin") ? "ev-log-coin" : text.startsWith("You") ? "ev-log-you" : "ev-log-computer",
+      class: text.startsWith("You: ") ? "ev-log-you" : text.startsWith("Computer: ") ? "ev-log-computer" : "ev-log-chance",
     }, text)));
     visible(logBox, get("log").length > 0);
-    log.scrollTop = log.scrollHeight;
+    scrollLog();
     options(algorithm, get("algorithms").map((name) => [name, name]));
     algorithm.value = get("algorithm");
-    const depths = [[0, "to the end"]];
-    for (let d = 1; d < get("max_depth"); d++) depths.push([d, String(d)]);
-    options(depth, depths);
+    options(depth, get("depths"));
     depth.value = String(get("depth"));
+    const [first, second] = get("sides");
+    options(human, [[first, `${first} (first)`], [second, `${second} (second)`]]);
     human.value = get("human");
     fresh.classList.toggle("ev-primary", !mover); // the game is over: the next thing to do
     shown.textContent = get("shown");
@@ -182,15 +339,7 @@ function render({ model, el }) {
   const onKey = (event) => {
     if (!root.contains(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key === "Tab" || event.key === "Escape") return;
-    const at = squares.indexOf(event.target);
-    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -3, ArrowDown: 3 }[event.key];
-    if (at >= 0 && step !== undefined) {
-      const to = at + step;
-      if (to >= 0 && to < 9 && (Math.abs(step) === 3 || Math.floor(to / 3) === Math.floor(at / 3))) {
-        squares[to].focus();
-      }
-      event.preventDefault();
-    }
+    if (drawing.key(event)) event.preventDefault();
     event.stopPropagation();
   };
   window.addEventListener("keydown", onKey, true);

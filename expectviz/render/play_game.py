@@ -1,13 +1,18 @@
-"""Play tic-tac-toe or coin-flip tic-tac-toe against a search, and open the search behind each computer move.
+"""Play a game against a search, and open the search behind each computer move.
 
-:func:`play_game` is the widget (``ev.play_game``): the board, large, with a
-button for each square; whose turn it is; the computer's algorithm and depth;
-New game; and, after each computer move, "Show the search", which opens the
-step player (:func:`expectviz.play`) below the board on the search that chose
-the move.  The computer searches in a background thread, so the kernel stays
-free: the widget shows how many nodes it has searched so far, and Stop ends the
-search (with iterative deepening the computer then plays the best move of the
-deepest depth it finished).  Coin flips are drawn from ``random.Random(seed)``.
+:func:`play_game` is the widget (``ev.play_game``): the game, large (a board
+with a button for each square, or Pig's scores, die and Roll / Hold buttons);
+whose turn it is; the computer's algorithm and depth; New game; and, after each
+computer move, "Show the search", which opens the step player
+(:func:`expectviz.play`) below the game on the search that chose the move.  The
+computer searches in a background thread, so the kernel stays free: the widget
+shows how many nodes it has searched so far, and Stop ends the search (with
+iterative deepening the computer then plays the best move of the deepest depth
+it finished).  Coin flips and dice rolls are drawn from ``random.Random(seed)``.
+
+The games are tic-tac-toe, coin-flip tic-tac-toe, Pig and Dice; each is shown
+through its *board* (:mod:`expectviz.render.play_boards`), which says how to
+draw the state, what a click means and how to tell a move.
 
 :class:`Match` is the game itself, without a widget; the widget and the
 ``expectviz play`` command both use it:
@@ -41,6 +46,7 @@ from __future__ import annotations
 import contextlib
 import html
 import random
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -48,11 +54,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import OptionError
-from ..games.tictactoe import GAMES, LINES, CoinFlipTicTacToe, TicTacToe, square_name
+from ..games import GAMES
 from ..numbers import format_number
 from ..registry import ALGORITHM_INFO
 from ..search import Result
 from ..tree import CHANCE, MAX, MIN
+from .play_boards import COINFLIP_DEPTH, DEEPEST_OFFERED, Board, board_for, parse_square
 
 __all__ = [
     "play_game",
@@ -61,24 +68,17 @@ __all__ = [
     "Entry",
     "Answer",
     "COINFLIP_DEPTH",
+    "game_names",
+    "make_game",
     "parse_square",
     "search_move",
     "capitalised",
 ]
 
-COINFLIP_DEPTH = 6
-"""The computer's default depth limit in coin-flip tic-tac-toe (chance levels count): three moves and their coins.
-Measured: expectiminimax with a transposition table, traced, answers from the empty board (its slowest move:
-45,595 nodes) in 0.3 to 0.7 s, and its player opens in about 2 s; depth 7 takes 0.5 to 0.8 s and 10 s to open,
-depth 8 over a second."""
-
 PROGRESS_SECONDS = 0.25
 """How often a running search reports the nodes searched so far."""
 
 _TICK = 1023  # the stop flag and the clock are read every 1,024 nodes (about a millisecond)
-_LETTER = {MAX: "X", MIN: "O"}
-_GAME_NAMES = {"tictactoe": "Tic-tac-toe", "coinflip-tictactoe": "Coin-flip tic-tac-toe"}
-Board = TicTacToe | CoinFlipTicTacToe
 
 
 class _Stopped(Exception):
@@ -127,23 +127,24 @@ class _Watched:
     the game (``picture``, ``name``, ``value_range``...).
     """
 
-    def __init__(self, game: Board, state: int, watch: _Watch) -> None:
+    def __init__(self, game: Any, state: Any, watch: _Watch) -> None:
         self._game = game
         self.initial = state
         self.to_move = game.to_move
         self.actions = game.actions
         self.result = game.result
         self.utility = game.utility
-        inner_is_terminal, evaluate = game.is_terminal, game.evaluate
+        inner_is_terminal: Callable[[Any], bool] = game.is_terminal
+        evaluate = game.evaluate
         tick = watch.tick
 
-        def is_terminal(state: int) -> bool:
+        def is_terminal(state: Any) -> bool:
             watch.count += 1
             if not watch.count & _TICK:
                 tick()
             return inner_is_terminal(state)
 
-        def noting_evaluate(state: int) -> Any:
+        def noting_evaluate(state: Any) -> Any:
             watch.evaluated = True
             return evaluate(state)
 
@@ -187,7 +188,7 @@ class Answer:
     complete: bool = True
     """The search looked to the end of the game (no depth limit cut it short)."""
     action: Any = None
-    """The move to play: a square, or None ("no block", when the move is a block)."""
+    """The move to play: a square, ``"roll"``/``"hold"``, or None ("no block", when the move is a block)."""
     move: str | None = None
     """The move's label (``"O b2"``, ``"no block"``); None when no search finished."""
 
@@ -215,25 +216,31 @@ class Answer:
 
 @dataclass(frozen=True)
 class Entry:
-    """One event of a game: a move (yours or the computer's) or a coin flip."""
+    """One event of a game: a move (yours or the computer's), or a chance event (a coin flip, a roll of the die)."""
 
     by: str
-    """``"you"``, ``"computer"`` or ``"coin"``."""
+    """``"you"``, ``"computer"``, or what made the chance event: ``"coin"`` or ``"die"``."""
     action: Any
-    """The square (0-8, row-major from a1), or None: the coin (or a blocker) blocked nothing."""
+    """The move or the outcome: a square (row-major from a1), ``"roll"`` or ``"hold"``, the die's face (Pig) or
+    line (Dice); None: the coin (or a blocker) blocked nothing."""
     text: str
-    """``"X b2"``, ``"Coin: heads — b2 is blocked"``, ``"Coin: tails — no block"``."""
+    """``"X b2"``, ``"Coin: heads — b2 is blocked"``, ``"MAX rolled 4: turn total 4"``."""
     answer: Answer | None = None
     """The computer's search (its :attr:`Answer.result` holds the trace)."""
+    deed: tuple[str, str] = ("", "")
+    """The move after its player's name, in the past and the present: ``("played b2", "plays b2")``."""
+
+    @property
+    def chance(self) -> bool:
+        """True for a chance event (a coin flip, a roll of the die)."""
+        return self.by not in ("you", "computer")
 
     def played(self, who: str, *, present: bool = False) -> str:
-        """``"You played b2"``, ``"O played b2"``, ``"O blocked b2"`` (``present``: ``"O plays b2"``);
-        a coin flip's :attr:`text`."""
-        if self.by == "coin":
+        """``"You played b2"``, ``"O played b2"``, ``"O blocked b2"``, ``"MIN chose to roll"``
+        (``present``: ``"O plays b2"``); a chance event's :attr:`text`."""
+        if self.chance:
             return self.text
-        block = self.action is None or self.text.startswith("block")
-        verb = ("blocks" if present else "blocked") if block else ("plays" if present else "played")
-        return f"{who} {verb} {'no square' if self.action is None else square_name(self.action)}"
+        return f"{who} {self.deed[1] if present else self.deed[0]}"
 
     def line(self) -> str:
         """The entry as the game's log shows it."""
@@ -248,8 +255,8 @@ class Entry:
 class Plan:
     """One computer move to search: the position and the settings, copied when the search starts."""
 
-    game: Board
-    state: int
+    game: Any
+    state: Any
     algorithm: str
     depth: int | None
     table: bool
@@ -257,19 +264,24 @@ class Plan:
     iterative: bool
     time_limit: float | None
     trace: bool
+    horizon: int | None
+    """The most levels the game can last from ``state`` (None: it can go on for ever, so ``depth`` is set)."""
 
 
 class Match:
-    """A game of tic-tac-toe (or coin-flip tic-tac-toe) between a person and a search, without a widget.
+    """A game between a person and a search, without a widget.
 
     Args:
-        game: ``"tictactoe"``, ``"coinflip-tictactoe"``, or a game from :func:`expectviz.games.tictactoe`
-            or :func:`expectviz.games.coinflip_tictactoe` (its position is where every game starts).
-        human: the person's side, ``"X"`` (moves first) or ``"O"``.
-        seed: the seed of the coin flips (``random.Random(seed)``); None for a fresh one each time.
+        game: a game's name (``"tictactoe"``, ``"coinflip-tictactoe"``, ``"pig"``, ``"dice"``,
+            ``"dice-5x5"``; see :func:`game_names`), or a game made by one of :mod:`expectviz.games`'
+            functions (its position is where every game starts).
+        human: the person's side: ``"X"`` (moves first) or ``"O"``; in Pig ``"MAX"`` (first) or ``"MIN"``
+            (``"X"``/``"O"`` and ``"MAX"``/``"MIN"`` name the first and second player in every game).
+        seed: the seed of the coin flips and dice rolls (``random.Random(seed)``); None for a fresh one each time.
         algorithm: the computer's algorithm (default: alphabeta, or expectiminimax in a game with chance).
-        depth: the computer's depth limit, None to search to the end of the game, or ``"auto"``: to the end
-            in tic-tac-toe, :data:`COINFLIP_DEPTH` in coin-flip tic-tac-toe.
+        depth: the computer's depth limit, None to search to the end of the game, or ``"auto"``: the game's
+            default (to the end in tic-tac-toe; :data:`~expectviz.render.play_boards.COINFLIP_DEPTH`,
+            :data:`~expectviz.render.play_boards.PIG_DEPTH`, :data:`~expectviz.render.play_boards.DICE_DEPTH`...).
         table: use a transposition table (default: in a game with chance).
         order: a move-ordering key for the search (such as ``ev.games.center_first``).
         iterative: iterative deepening: depth 1, 2, ... up to ``depth``; when stopped, the computer plays
@@ -283,7 +295,7 @@ class Match:
 
     def __init__(
         self,
-        game: str | Board = "tictactoe",
+        game: Any = "tictactoe",
         *,
         human: str = "X",
         seed: int | None = 0,
@@ -295,13 +307,16 @@ class Match:
         time_limit: float | None = None,
         trace: bool = True,
     ) -> None:
-        self.game: Board = _resolve_game(game)
+        self.game: Any = make_game(game) if isinstance(game, str) else game
+        self.board: Board = board_for(self.game)
+        """How the game is shown, read and told (:mod:`expectviz.render.play_boards`)."""
         self.chance = _has_chance(self.game)
-        self.max_depth = _horizon(self.game, self.game.initial)
-        """The most levels a search from the starting position can need (the "to the end" depth)."""
+        self.max_depth = self.board.horizon(self.game.initial)
+        """The most levels a search from the starting position can need (the "to the end" depth); None when
+        the game can go on for ever (Pig)."""
         if self.game.is_terminal(self.game.initial):
             raise OptionError(f"the position {self.game.position(self.game.initial)!r} is already over")
-        self.human = _side(human)
+        self.human = self._side(human)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise OptionError(f"seed must be a whole number or None, not {seed!r}")
         self.seed = seed
@@ -324,8 +339,9 @@ class Match:
                 raise OptionError("time_limit is the thinking time of iterative deepening; add iterative=True")
         self.time_limit = time_limit
         self.trace = bool(trace)
-        self.state: int = self.game.initial
+        self.state: Any = self.game.initial
         self.history: list[Entry] = []
+        self.history.extend(self._chance_events())  # Dice starts with a roll of the die
 
     # ---- settings
 
@@ -344,7 +360,7 @@ class Match:
             raise OptionError(f"unknown algorithm {name!r}; choose from {', '.join(ALGORITHM_INFO)}")
         if name not in self.algorithms:
             raise OptionError(
-                f"{name} has no rule for chance nodes, and {self.game.name} has coin flips; "
+                f"{name} has no rule for chance nodes, and {self.game.name} has {self.board.chance_moves}; "
                 f"choose from {', '.join(self.algorithms)}"
             )
         return name
@@ -352,17 +368,29 @@ class Match:
     def check_depth(self, depth: object) -> int | None:
         """A depth limit from 1 to :attr:`max_depth`, or None (to the end); ``"auto"`` picks the game's default."""
         if depth == "auto":
-            return COINFLIP_DEPTH if isinstance(self.game, CoinFlipTicTacToe) else None
+            return self.board.default_depth
         if depth is None:
+            if self.max_depth is None:
+                raise OptionError(
+                    f"{self.title} can go on for ever, so the computer needs a depth limit: "
+                    f"a whole number >= 1, or 'auto' ({self.board.default_depth})"
+                )
             return None
         if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth:
             raise OptionError(f"depth must be a whole number >= 1, None (to the end) or 'auto', not {depth!r}")
-        return None if depth >= self.max_depth else depth
+        return None if self.max_depth is not None and depth >= self.max_depth else depth
+
+    def depth_choices(self) -> list[tuple[int, str]]:
+        """The depth limits the widget offers, as (value, text); 0 is "to the end" (not in a game without end)."""
+        if self.max_depth is None:
+            deepest = max(DEEPEST_OFFERED, self.depth or 0)
+            return [(d, str(d)) for d in range(1, deepest + 1)]
+        return [(0, "to the end"), *((d, str(d)) for d in range(1, self.max_depth))]
 
     @property
     def title(self) -> str:
-        """The game's name in words: ``Tic-tac-toe`` or ``Coin-flip tic-tac-toe``."""
-        return _game_title(self.game)
+        """The game's name in words: ``Tic-tac-toe``, ``Coin-flip tic-tac-toe``, ``Pig, first to 10``..."""
+        return self.board.title
 
     def describe_settings(self) -> str:
         """``alphabeta to the end`` or ``expectiminimax to depth 6``."""
@@ -373,8 +401,9 @@ class Match:
 
     @property
     def computer(self) -> str:
-        """The computer's side, ``"X"`` or ``"O"``."""
-        return "O" if self.human == "X" else "X"
+        """The computer's side: ``"X"`` or ``"O"`` (``"MAX"`` or ``"MIN"`` in Pig)."""
+        first, second = self.board.sides
+        return second if self.human == first else first
 
     @property
     def over(self) -> bool:
@@ -383,11 +412,11 @@ class Match:
 
     @property
     def mover(self) -> str | None:
-        """Who moves next: ``"X"``, ``"O"``, ``"coin"``, or None when the game is over."""
+        """Who moves next: a side (``"X"``, ``"O"``, ``"MAX"``, ``"MIN"``), ``"coin"`` or ``"die"``; None when over."""
         if self.over:
             return None
         player = self.game.to_move(self.state)
-        return "coin" if player == CHANCE else _LETTER[player]
+        return self.board.chance_actor if player == CHANCE else self.board.side(player)
 
     @property
     def humans_turn(self) -> bool:
@@ -402,37 +431,15 @@ class Match:
     @property
     def blocking(self) -> bool:
         """True when the next move is a block (coin-flip tic-tac-toe with ``blocker="opponent"``)."""
-        return not self.over and None in self.game.actions(self.state)
+        return self.mover in self.board.sides and None in self.game.actions(self.state)
 
     @property
     def winner(self) -> str | None:
-        """``"X"`` or ``"O"`` when that side has three in a row, else None."""
+        """The winner's side when the game is over and not drawn, else None."""
         if not self.over:
             return None
         value = self.game.utility(self.state)
-        return "X" if value > 0 else "O" if value < 0 else None
-
-    @property
-    def line(self) -> list[int]:
-        """The squares of the winning line (empty without one)."""
-        winner = self.winner
-        if winner is None:
-            return []
-        cells = self.cells
-        return next((list(line) for line in LINES if all(cells[i] == winner for i in line)), [])
-
-    @property
-    def cells(self) -> list[str]:
-        """Each square from a1 to c3: ``"X"``, ``"O"``, ``"#"`` (blocked) or ``""``."""
-        return [c if c in "XO#" else "" for c in self.game.position(self.state).replace("/", "")]
-
-    @property
-    def last_move(self) -> int | None:
-        """The square of the last move (not a block), or None."""
-        for entry in reversed(self.history):
-            if entry.by != "coin" and entry.action is not None and not entry.text.startswith("block"):
-                return int(entry.action)
-        return None
+        return self.board.side(MAX) if value > 0 else self.board.side(MIN) if value < 0 else None
 
     @property
     def last_answer(self) -> Answer | None:
@@ -443,21 +450,21 @@ class Match:
         return None
 
     def outcome(self) -> str:
-        """``"X wins (a1 b2 c3)"``, ``"Draw"``, or ``""`` while the game goes on."""
-        if not self.over:
-            return ""
-        winner = self.winner
-        if winner is None:
-            return "Draw"
-        return f"{winner} wins ({' '.join(square_name(i) for i in self.line)})"
+        """``"X wins (a1 b2 c3)"``, ``"Draw"``, ``"MAX wins, 10 to 7"``, or ``""`` while the game goes on."""
+        return self.board.outcome(self.state) if self.over else ""
 
     # ---- moves
 
     def legal(self) -> list[Any]:
-        """The moves of the side to move: empty squares (and None, "no block", when the move is a block)."""
-        if self.over or self.mover == "coin":
+        """The moves of the side to move: empty squares (and None, "no block", when the move is a block),
+        ``"roll"`` and ``"hold"``."""
+        if self.mover not in self.board.sides:
             return []
         return list(self.game.actions(self.state))
+
+    def inputs(self) -> list[Any]:
+        """What the person may click now: squares (numbers), then buttons (``"roll"``, ``"no block"``...)."""
+        return self.board.inputs(self.legal()) if self.humans_turn else []
 
     def refusal(self, action: Any) -> str | None:
         """Why the person may not play ``action`` now (None: it is legal)."""
@@ -465,23 +472,19 @@ class Match:
             return f"the game is over ({self.outcome()})"
         if not self.humans_turn:
             return f"it is {self.mover}'s turn, not yours"
-        if action is None:
-            return None if self.blocking else "choose a square"
         try:
-            square = parse_square(action)
+            move = self.board.read(action)
         except OptionError as error:
             return str(error)
-        if square in self.legal():
+        if move in self.legal():
             return None
-        mark, name = self.cells[square], square_name(square)
-        if mark == "#":
-            return f"{name} is blocked: choose an empty square"
-        return f"{name} is taken ({mark}): choose an empty square"
+        return self.board.refusal(self.state, move)
 
     def play(self, action: Any) -> list[Entry]:
-        """The person plays ``action`` (a square 0-8 or a name such as ``"b2"``; None: no block).
+        """The person plays ``action``: a square (a number or a name such as ``"b2"``), ``"roll"`` or ``"hold"``,
+        or None ("no block").
 
-        Returns the entries added: the move and any coin flip after it.
+        Returns the entries added: the move and the chance events after it (a coin flip, a roll of the die).
 
         Raises:
             OptionError: the move is not legal now (the message says why).
@@ -489,8 +492,7 @@ class Match:
         reason = self.refusal(action)
         if reason is not None:
             raise OptionError(reason)
-        square = None if action is None else parse_square(action)
-        return self._move("you", square, None)
+        return self._move("you", self.board.read(action), None)
 
     def plan(self) -> Plan:
         """The computer's next search: the position and the current settings."""
@@ -504,6 +506,7 @@ class Match:
             self.iterative,
             self.time_limit,
             self.trace,
+            self.board.horizon(self.state),
         )
 
     def think(self, *, stop: threading.Event | None = None, progress: Callable[[int], None] | None = None) -> Answer:
@@ -511,7 +514,7 @@ class Match:
         return search_move(self.plan(), stop=stop, progress=progress)
 
     def answer(self, answer: Answer) -> list[Entry]:
-        """Play the computer's move from ``answer`` (and flip the coin after it); returns the entries added.
+        """Play the computer's move from ``answer`` (and the chance events after it); returns the entries added.
 
         Raises:
             OptionError: it is not the computer's turn, or the answer has no move.
@@ -523,17 +526,18 @@ class Match:
         return self._move("computer", answer.action, answer)
 
     def _move(self, by: str, action: Any, answer: Answer | None) -> list[Entry]:
-        added = [Entry(by, action, self.game.move_label(self.state, action), answer)]
-        self.state = self.game.result(self.state, action)
-        added.extend(self._flips())
+        board, state = self.board, self.state
+        added = [Entry(by, action, self.game.move_label(state, action), answer, board.deed(state, action))]
+        self.state = self.game.result(state, action)
+        added.extend(self._chance_events())
         self.history.extend(added)
         return added
 
-    def _flips(self) -> list[Entry]:
-        """Flip the coin while one is pending (once after each move that does not end the game)."""
+    def _chance_events(self) -> list[Entry]:
+        """Flip the coin or roll the die while a chance event is pending, drawing from :attr:`rng`."""
         added: list[Entry] = []
         game = self.game
-        while isinstance(game, CoinFlipTicTacToe) and not self.over and game.to_move(self.state) == CHANCE:
+        while not self.over and game.to_move(self.state) == CHANCE:
             outcomes = list(game.chance_outcomes(self.state))
             draw, total = self.rng.random(), 0.0
             outcome = outcomes[-1][0]
@@ -542,20 +546,27 @@ class Match:
                 if draw < total:
                     outcome = candidate
                     break
-            if outcome is None:
-                text = "Coin: tails — no block"
-            else:
-                text = f"Coin: heads — {square_name(outcome)} is blocked"
-            added.append(Entry("coin", outcome, text))
+            added.append(Entry(self.board.chance_actor, outcome, self.board.chance_text(self.state, outcome)))
             self.state = game.result(self.state, outcome)
         return added
 
     def new_game(self, human: str | None = None) -> None:
-        """Start again from the starting position (the coin's random numbers go on: a seed gives one sequence)."""
+        """Start again from the starting position (the random numbers go on: a seed gives one sequence)."""
         if human is not None:
-            self.human = _side(human)
+            self.human = self._side(human)
         self.state = self.game.initial
-        self.history = []
+        self.history = self._chance_events()
+
+    def _side(self, human: object) -> str:
+        """The side that ``human`` names: one of the game's sides, or ``"X"``/``"MAX"`` (first), ``"O"``/``"MIN"``."""
+        first, second = self.board.sides
+        if isinstance(human, str):
+            word = human.strip().upper()
+            if word in (first, "X", "MAX"):
+                return first
+            if word in (second, "O", "MIN"):
+                return second
+        raise OptionError(f"human must be {first!r} (moves first) or {second!r}, not {human!r}")
 
 
 def search_move(
@@ -576,8 +587,10 @@ def search_move(
     from .. import ALGORITHMS
 
     search = ALGORITHMS[plan.algorithm]
-    horizon = _horizon(plan.game, plan.state)
-    limit = horizon if plan.depth is None else min(plan.depth, horizon)
+    depths = [d for d in (plan.depth, plan.horizon) if d is not None]
+    if not depths:
+        return Answer(plan.algorithm, None, None, 0, 0.0, error="the game can go on for ever: give a depth limit")
+    limit = min(depths)
     start = time.perf_counter()
     deadline = start + plan.time_limit if plan.time_limit is not None else None
     watch = _Watch(stop, progress, deadline)
@@ -612,7 +625,7 @@ def search_move(
     action, move = None, None
     if best is not None:
         action, move = best.best_action, None if best.best_move is None else str(best.best_move)
-        if move is None and isinstance(plan.game, CoinFlipTicTacToe) and None in plan.game.actions(plan.state):
+        if move is None and None in plan.game.actions(plan.state):
             move = plan.game.move_label(plan.state, None)  # "no block": the search reports a best action None as none
     return Answer(
         algorithm=plan.algorithm,
@@ -633,67 +646,41 @@ def search_move(
 # ---------------------------------------------------------------- helpers
 
 
-def parse_square(square: Any) -> int:
-    """A square from its number (0-8, row-major from a1) or its name (``"b2"``; columns a-c, rows 1-3 from the top).
+def game_names() -> list[str]:
+    """The names of the games that :func:`play_game` and ``expectviz play`` can play."""
+    names = []
+    for name, make in GAMES.items():
+        try:
+            board_for(make())
+        except OptionError:
+            continue
+        names.append(name)
+    return names
+
+
+def make_game(name: str, position: str | None = None) -> Any:
+    """The game called ``name`` (from ``position``, if given).
 
     Raises:
-        OptionError: no such square.
-
-    >>> parse_square("b2"), parse_square("C3"), parse_square(0)
-    (4, 8, 0)
+        OptionError: no game has that name.
+        UsageError: the game cannot read ``position``.
     """
-    if isinstance(square, int) and not isinstance(square, bool):
-        if 0 <= square <= 8:
-            return square
-        raise OptionError(f"there is no square {square}; the squares are 0 to 8 (a1 to c3)")
-    if isinstance(square, str):
-        word = square.strip().lower()
-        if len(word) == 2 and word[0] in "abc" and word[1] in "123":
-            return "abc".index(word[0]) + 3 * (int(word[1]) - 1)
-        shown = repr(square.strip()) if len(square) <= 20 else repr(square.strip()[:20]) + "..."
-        raise OptionError(f"{shown} is not a square; the squares are a1 to c3 (columns a-c, rows 1-3 from the top)")
-    raise OptionError(f"a square is a number 0-8 or a name such as 'b2', not {type(square).__name__}")
+    make: Callable[..., Any] | None = GAMES.get(name.strip())  # a factory reads a position too
+    if make is None:
+        raise OptionError(f"no game is called {name!r}; the games are {', '.join(game_names())}")
+    return make() if position is None else make(position)
 
 
 def capitalised(text: str) -> str:
     """``text`` with a capital first letter, unless it starts with a square's name (``b2 is taken``)."""
-    if not text or (len(text) >= 2 and text[0] in "abc" and text[1] in "123"):
+    if not text or re.match(r"[a-z][0-9]+\b", text):
         return text
     return text[0].upper() + text[1:]
 
 
-def _resolve_game(game: Any) -> Board:
-    if isinstance(game, str):
-        key = game.strip()
-        if key in GAMES:
-            made: Board = GAMES[key]()  # type: ignore[assignment]
-            return made
-        raise OptionError(f"no game is called {game!r}; the games are {', '.join(GAMES)}")
-    if isinstance(game, (TicTacToe, CoinFlipTicTacToe)):
-        return game
-    raise OptionError(
-        f"play_game plays tic-tac-toe: a name ({', '.join(GAMES)}) or a game from ev.games.tictactoe(...) "
-        f"or ev.games.coinflip_tictactoe(...), not {type(game).__name__}"
-    )
-
-
-def _has_chance(game: Board) -> bool:
+def _has_chance(game: Any) -> bool:
     flag = getattr(game, "has_chance", None)
-    if isinstance(flag, bool):
-        return flag
-    return isinstance(game, CoinFlipTicTacToe) and game.blocker == "chance"
-
-
-def _horizon(game: Board, state: int) -> int:
-    """The most levels below ``state`` that a game can last: every search to this depth reaches its end."""
-    empty = game.position(state).count(".")
-    return 2 * empty + 1 if isinstance(game, CoinFlipTicTacToe) else max(1, empty)
-
-
-def _side(human: object) -> str:
-    if isinstance(human, str) and human.strip().upper() in ("X", "O"):
-        return human.strip().upper()
-    raise OptionError(f"human must be 'X' (moves first) or 'O', not {human!r}")
+    return flag if isinstance(flag, bool) else True
 
 
 def _value(v: Any) -> str:
@@ -709,15 +696,11 @@ def _why(stopped: str) -> str:
     return {"time": "out of time", "failed": "the search failed"}.get(stopped, "stopped")
 
 
-def _game_title(game: Board) -> str:
-    return _GAME_NAMES.get(game.name, game.name)
-
-
 # ---------------------------------------------------------------- the widget
 
 
 def play_game(
-    game: str | Board = "tictactoe",
+    game: Any = "tictactoe",
     *,
     algorithm: str | None = None,
     depth: int | str | None = "auto",
@@ -729,21 +712,25 @@ def play_game(
     time_limit: float | None = None,
     threaded: bool = True,
 ) -> PlayGame:
-    """A widget to play tic-tac-toe (or coin-flip tic-tac-toe) against a search, by clicking the board.
+    """A widget to play a game against a search: tic-tac-toe, coin-flip tic-tac-toe, Pig or Dice.
 
-    After each computer move, "Show the search" opens the step player (:func:`expectviz.play`) on the
-    search that chose it.  The computer searches in a background thread: the widget counts the nodes
-    searched so far, and Stop ends the search.
+    Click a square of the board (or Pig's Roll and Hold); the computer answers.  After each computer
+    move, "Show the search" opens the step player (:func:`expectviz.play`) on the search that chose it.
+    The computer searches in a background thread: the widget counts the nodes searched so far, and
+    Stop ends the search.
 
     Args:
-        game: ``"tictactoe"``, ``"coinflip-tictactoe"``, or a game from :func:`expectviz.games.tictactoe` /
-            :func:`expectviz.games.coinflip_tictactoe` (its position starts every game).
-        algorithm: the computer's algorithm (default: alphabeta; expectiminimax in coin-flip tic-tac-toe).
-        depth: its depth limit in levels (coin flips count), None for none, ``"auto"``: to the end in
-            tic-tac-toe (alpha-beta takes about 20 ms), :data:`COINFLIP_DEPTH` in coin-flip tic-tac-toe.
-        human: your side, ``"X"`` (moves first) or ``"O"``.
-        seed: the seed of the coin flips: the same seed and the same moves give the same game.
-        table: a transposition table (default: on in coin-flip tic-tac-toe).
+        game: a game's name (``"tictactoe"``, ``"coinflip-tictactoe"``, ``"pig"``, ``"dice"``,
+            ``"dice-5x5"``), or a game made by one of those functions of :mod:`expectviz.games` (its
+            position starts every game).
+        algorithm: the computer's algorithm (default: alphabeta; expectiminimax in a game with chance).
+        depth: its depth limit in levels (coin flips and rolls count), None for none, ``"auto"``: to the
+            end in tic-tac-toe (alpha-beta takes about 20 ms), else the game's default
+            (:data:`~expectviz.render.play_boards.COINFLIP_DEPTH`, ``PIG_DEPTH``, ``DICE_DEPTH``,
+            ``DICE_5X5_DEPTH`` in :mod:`expectviz.render.play_boards`).
+        human: your side, ``"X"`` (moves first) or ``"O"``; in Pig ``"MAX"`` (first) or ``"MIN"``.
+        seed: the seed of the coin flips and dice rolls: the same seed and the same moves give the same game.
+        table: a transposition table (default: on in a game with chance).
         order: a move-ordering key, such as ``ev.games.center_first``.
         iterative: iterative deepening; Stop (or ``time_limit``) then plays the deepest finished depth's move.
         time_limit: with ``iterative``, the computer's thinking time in seconds.
@@ -783,18 +770,16 @@ def _board_class() -> Any:
     from .packed import module_text
 
     class GameBoard(anywidget.AnyWidget):
-        """The board and its controls; the game's logic is in :class:`PlayGame` (Python)."""
+        """The game's state and its controls; the game's logic is in :class:`PlayGame` (Python)."""
 
         _esm = module_text("play_game.js")
         _css = module_text("play_game.css")
         title = traitlets.Unicode("").tag(sync=True)
-        cells = traitlets.List(traitlets.Unicode(), [""] * 9).tag(sync=True)
-        legal = traitlets.List(traitlets.Int()).tag(sync=True)
-        last = traitlets.Int(-1).tag(sync=True)
-        line = traitlets.List(traitlets.Int()).tag(sync=True)
+        view = traitlets.Dict().tag(sync=True)  # the state, drawn by the function of its "kind" in play_game.js
+        legal = traitlets.List(traitlets.Any()).tag(sync=True)  # what you may click: squares, buttons ("roll")
         human = traitlets.Unicode("X").tag(sync=True)
+        sides = traitlets.List(traitlets.Unicode(), ["X", "O"]).tag(sync=True)
         mover = traitlets.Unicode("").tag(sync=True)
-        blocking = traitlets.Bool(False).tag(sync=True)
         turn = traitlets.Unicode("").tag(sync=True)
         status = traitlets.Unicode("").tag(sync=True)
         notice = traitlets.Unicode("").tag(sync=True)
@@ -804,7 +789,7 @@ def _board_class() -> Any:
         algorithm = traitlets.Unicode("").tag(sync=True)
         algorithms = traitlets.List(traitlets.Unicode()).tag(sync=True)
         depth = traitlets.Int(0).tag(sync=True)  # 0: to the end
-        max_depth = traitlets.Int(9).tag(sync=True)
+        depths = traitlets.List(traitlets.Any()).tag(sync=True)  # the depth menu: [value, text] pairs
         can_move = traitlets.Bool(False).tag(sync=True)
         can_show = traitlets.Bool(False).tag(sync=True)
         showing = traitlets.Bool(False).tag(sync=True)
@@ -816,17 +801,18 @@ def _board_class() -> Any:
 
 
 class PlayGame:
-    """A game against the computer in a notebook: the board (an anywidget) and, on request, the step player.
+    """A game against the computer in a notebook: the game (an anywidget) and, on request, the step player.
 
-    Display it to play (``widget`` is the ipywidgets ``VBox`` that is shown: the board, then the
-    player when open).  The same actions from Python, for scripts and tests: :meth:`click`,
-    :meth:`no_block`, :meth:`computer_move`, :meth:`stop`, :meth:`new_game`, :meth:`show_search`,
-    :meth:`hide_search`, and :meth:`wait` for the background search.  :attr:`match` is the game.
+    Display it to play (``widget`` is the ipywidgets ``VBox`` that is shown: the game, then the
+    player when open).  The same actions from Python, for scripts and tests: :meth:`click` (a square,
+    or a button such as ``"roll"``), :meth:`no_block`, :meth:`computer_move`, :meth:`stop`,
+    :meth:`new_game`, :meth:`show_search`, :meth:`hide_search`, and :meth:`wait` for the background
+    search.  :attr:`match` is the game.
     """
 
     def __init__(
         self,
-        game: str | Board = "tictactoe",
+        game: Any = "tictactoe",
         *,
         algorithm: str | None = None,
         depth: int | str | None = "auto",
@@ -876,12 +862,13 @@ class PlayGame:
 
     # ---- what Python (and the browser, through messages) can do
 
-    def click(self, square: int | str) -> bool:
-        """Play ``square`` (0-8 or a name such as ``"b2"``) for you; the computer answers.
+    def click(self, what: int | str) -> bool:
+        """Play for you: a square (a number from 0, row-major from a1, or a name such as ``"b2"``), or a button:
+        ``"roll"``, ``"hold"`` (Pig), ``"no block"``; the computer answers.
 
         Returns False, with the reason in :attr:`notice`, when the move is not legal now.
         """
-        return self._human(square)
+        return self._human(what)
 
     def no_block(self) -> bool:
         """Block no square (when your move is a block: coin-flip tic-tac-toe with ``blocker="opponent"``)."""
@@ -967,13 +954,13 @@ class PlayGame:
     # ---- what the game looks like
 
     @property
-    def state(self) -> int:
+    def state(self) -> Any:
         """The game's state now."""
         return self.match.state
 
     @property
     def history(self) -> list[Entry]:
-        """Every move and coin flip of this game, in order."""
+        """Every move and chance event (coin flip, roll of the die) of this game, in order."""
         return list(self.match.history)
 
     @property
@@ -1025,8 +1012,8 @@ class PlayGame:
             self._sync()
 
     def text(self) -> str:
-        """The board as three lines of text (``#``: a blocked square)."""
-        return self.match.game.text(self.match.state)
+        """The state as the game writes it: tic-tac-toe's three lines (``#``: a blocked square), Pig's scores..."""
+        return str(self.match.game.text(self.match.state))
 
     # ---- inside
 
@@ -1053,7 +1040,7 @@ class PlayGame:
         """After a change of position: the computer starts searching if it is its turn; show the state."""
         if not keep_status:
             self._status = self._before = ""
-            if self.match.humans_turn and not self.match.history:
+            if self.match.humans_turn and all(entry.chance for entry in self.match.history):
                 self._status = (
                     f"The computer plays {self.match.describe_settings()}. After each of its moves, "
                     "“Show the search” steps through the search that chose it."
@@ -1104,9 +1091,10 @@ class PlayGame:
         computer = self.match.computer
         if answer.playable:
             added = self.match.answer(answer)
+            again = self.match.computers_turn  # the computer moves again (it blocked a square, or rolled in Pig)
             said = []
             for entry in added:
-                if entry.by == "coin":
+                if entry.chance:
                     said.append(entry.text + ".")
                 elif answer.stopped is not None:
                     said.append(
@@ -1114,10 +1102,12 @@ class PlayGame:
                         f"{entry.played(computer)}, the best move at depth {answer.reached} "
                         f"({answer.summary(stop_note=False)})."
                     )
+                elif again:  # a move on the way: its search is in the log, the last one's is said here
+                    said.append(f"{entry.played(computer)}.")
                 else:
                     said.append(f"{entry.played(computer)} ({answer.summary()}).")
             self._status = " ".join([self._before, *said]).strip()
-            if self.match.computers_turn:  # the computer moves again (it blocked a square, then plays)
+            if again:
                 self._before = self._status
                 self._start_search()
                 return
@@ -1175,11 +1165,9 @@ class PlayGame:
             return
         kind = content.get("type")
         if kind == "click":
-            square = content.get("square")
-            if isinstance(square, int) and not isinstance(square, bool) and 0 <= square <= 8:
-                self.click(square)
-        elif kind == "noblock":
-            self.no_block()
+            what = content.get("square", content.get("button"))
+            if isinstance(what, (int, str)) and what in self._drawn_inputs():  # a refused click still says why
+                self.click(what)
         elif kind == "new":
             self.new_game()
         elif kind == "stop":
@@ -1198,7 +1186,7 @@ class PlayGame:
         with self._lock:
             match = self.match
             if name == "human":
-                if value in ("X", "O") and value != match.human:
+                if value in match.board.sides and value != match.human:
                     self.new_game(value)
                 return
             try:
@@ -1227,47 +1215,46 @@ class PlayGame:
         if self._thinking:
             return f"{match.computer} is thinking…"
         if match.humans_turn:
-            if match.blocking:
-                return f"Your choice ({match.human}): click a square to block it, or press “No block”"
-            return f"Your move ({match.human}): click a square"
+            return match.board.hint(match.state, match.inputs())
         return f"{match.computer} to move: press “Computer move”"
+
+    def _drawn_inputs(self) -> list[Any]:
+        """The inputs the board draws: every square, then its buttons (``"roll"``, ``"no block"``...)."""
+        view = self.board.view
+        squares = list(range(len(view.get("cells", []))))
+        return squares + [name for name, _ in view.get("buttons", [])]
 
     def _sync(self) -> None:
         """Send the game's state to the browser (in one message); the lock is held."""
-        match, board = self.match, self.board
+        match, model = self.match, self.board
         answer = match.last_answer
-        title = f"{_game_title(match.game)}: you play {match.human}, the computer plays {match.computer}"
+        inputs = match.inputs() if not self._thinking else []
         shown = ""
         if self._player_answer is not None and self._player_answer.result is not None:
-            move = self._player_answer.move
+            move = next((e.text for e in match.history if e.answer is self._player_answer), self._player_answer.move)
             shown = f"The search behind {move}: {self._player_answer.summary()}."
-        with board.hold_sync():
-            board.title = title
-            board.cells = match.cells
-            board.legal = (
-                [a for a in match.legal() if a is not None] if match.humans_turn and not self._thinking else []
-            )
-            last = match.last_move
-            board.last = -1 if last is None else last
-            board.line = match.line
-            board.human = match.human
-            board.mover = match.mover or ""
-            board.blocking = match.blocking and match.humans_turn
-            board.turn = self._turn()
-            board.status = self._status
-            board.notice = self._notice
-            board.log = [entry.line() for entry in match.history]
-            board.thinking = self._thinking
-            board.nodes = self._nodes if self._thinking else 0
-            board.algorithms = match.algorithms
-            board.algorithm = match.algorithm
-            board.max_depth = match.max_depth
-            board.depth = match.depth or 0
-            board.can_move = match.computers_turn and not self._thinking
-            board.can_show = answer is not None and answer.result is not None and not self._thinking
-            board.showing = self.player is not None
-            board.opening = self._opening is not None
-            board.shown = shown
+        with model.hold_sync():
+            model.title = f"{match.title}: you play {match.human}, the computer plays {match.computer}"
+            model.view = match.board.view(match.state, match.history, inputs)
+            model.legal = inputs
+            model.human = match.human
+            model.sides = list(match.board.sides)
+            model.mover = match.mover or ""
+            model.turn = self._turn()
+            model.status = self._status
+            model.notice = self._notice
+            model.log = [entry.line() for entry in match.history]
+            model.thinking = self._thinking
+            model.nodes = self._nodes if self._thinking else 0
+            model.algorithms = match.algorithms
+            model.algorithm = match.algorithm
+            model.depths = [list(choice) for choice in match.depth_choices()]
+            model.depth = match.depth or 0
+            model.can_move = match.computers_turn and not self._thinking
+            model.can_show = answer is not None and answer.result is not None and not self._thinking
+            model.showing = self.player is not None
+            model.opening = self._opening is not None
+            model.shown = shown
 
     # ---- display
 
@@ -1285,7 +1272,7 @@ class PlayGame:
         lines = "".join(f"<li>{html.escape(entry.line())}</li>" for entry in match.history)
         parts = [
             '<div class="ev-game-static" style="font-family: sans-serif">',
-            f"<p><b>{html.escape(_game_title(match.game))}</b>: you play {match.human} against "
+            f"<p><b>{html.escape(match.title)}</b>: you play {match.human} against "
             f"{html.escape(match.describe_settings())}</p>",
             match.game.picture(match.state, size=180),
             f"<p><b>{html.escape(self._turn())}</b> {html.escape(self._status)}</p>",
