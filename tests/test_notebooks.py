@@ -247,6 +247,32 @@ def test_lesson_08_real_games_facts() -> None:
     assert "*ply*" in text, "lesson 08 defines a ply where it first uses the word"
 
 
+def test_lesson_09_star_minimax_on_dice_games_facts() -> None:
+    """Lesson 09: the five searches on Dice at depths 1-10 with one value, a plot, the literature beside the savings,
+    Pig's fallback note and value iteration, Star2 stepped on a small position, and games against the search."""
+    nb = load(lesson("09-"))
+    out, text = stored_text(nb), markdown_text(nb)
+    flat = " ".join(out.split())
+    for row in (
+        "expectiminimax 3 9 27 72 216 504 1512 3132 9396 17820",
+        "star2 + ordering + table 3 9 27 42 126 241 553 865 1705 2591",
+        "depth 10: 374/1215",
+        "[('max',), ('min',)]",
+        "pig is not a regular tree, so star2 searched 81 of its chance nodes as star1 would",
+        "MAX wins with probability 0.70942",
+        "the probes were enough",
+        "value=0.12, best_move='X b2', stats=Stats(nodes_visited=21, leaves_evaluated=9",
+        "'O b2', 'Die for X: 2 — column b'",
+        "hold is optimal in 0",
+    ):
+        assert row in flat, f"lesson 09 lacks {row!r}"
+    assert any("image/png" in output.get("data", {}) for cell in code_cells(nb) for output in cell.outputs)
+    assert "ev.play(" in "\n".join(cell.source for cell in code_cells(nb))
+    assert "ev.play_game(" in "\n".join(cell.source for cell in code_cells(nb))
+    for source in ("Ballard", "Hauk, Buro and Schaeffer", "Veness and Blair", "Neller and Presser", "AIMA"):
+        assert source in text, f"lesson 09 does not cite {source}"
+
+
 # ---- breaking an algorithm makes nbval fail -------------------------------------------------------------------
 
 # name: (module, a line of its source, the broken line, the lesson, what the failing cell's source must contain)
