@@ -130,6 +130,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--bounds", nargs=2, metavar=("L", "U"), type=_bound, help="value bounds for star1/star2")
         p.add_argument("--position", help="a game's starting position, e.g. 'X.O/.X./..O' for tictactoe")
         p.add_argument("--table", action="store_true", help="use a transposition table")
+        p.add_argument("--order", action="store_true", help="a game's own move ordering (good moves first)")
         p.add_argument("--iterative", action="store_true", help="iterative deepening (up to --depth)")
         p.add_argument("--max-nodes", type=_count, help="with --iterative: stop deepening after this many nodes")
 
@@ -456,7 +457,7 @@ def _run(args: argparse.Namespace) -> int:
         _write("")
         _write("Games (a position with --position):")
         for name, make in GAMES.items():
-            _write(f"  {name:<20} {(make.__doc__ or '').strip().splitlines()[0]}")
+            _write(f"  {name:<20} {_plain_doc(make.__doc__)}")
         return 0
     if args.command == "play":
         return _play(args)
@@ -469,7 +470,7 @@ def _run(args: argparse.Namespace) -> int:
         _solve(args, tree, bounds)
         return 0
     assert output is not None
-    result = run_algorithm(tree, args.algorithm, depth=args.depth, bounds=bounds, **_search_options(args))
+    result = run_algorithm(tree, args.algorithm, depth=args.depth, bounds=bounds, **_search_options(args, tree))
     with _drawing():
         from .render import export
 
@@ -505,10 +506,24 @@ def _check_file_name(name: str, option: str = "-o") -> None:
         raise UsageError(f"{option} {_quote(name)} cannot be a file name (it holds a NUL character)")
 
 
-def _search_options(args: argparse.Namespace) -> dict[str, Any]:
+def _plain_doc(doc: str | None) -> str:
+    """A docstring's first line without reStructuredText's markup (``:class:`Pig``` reads Pig)."""
+    line = (doc or "").strip().splitlines()[0] if (doc or "").strip() else ""
+    line = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", line)
+    return line.replace("``", "")
+
+
+def _search_options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
     if args.max_nodes is not None and not args.iterative:
         raise UsageError("--max-nodes is a budget for iterative deepening; add --iterative")
     found: dict[str, Any] = {}
+    if args.order:
+        from .games import ORDERINGS, move_ordering
+
+        key = move_ordering(game)
+        if key is None:
+            raise UsageError(f"--order is for the games with a move ordering of their own: {', '.join(ORDERINGS)}")
+        found["order"] = key
     if args.table:
         found["table"] = True
     if args.iterative:
@@ -519,7 +534,7 @@ def _search_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def _solve(args: argparse.Namespace, tree: Any, bounds: tuple[Any, Any] | None) -> None:
     result = run_algorithm(
-        tree, args.algorithm, depth=args.depth, bounds=bounds, trace=args.trace, **_search_options(args)
+        tree, args.algorithm, depth=args.depth, bounds=bounds, trace=args.trace, **_search_options(args, tree)
     )
     s = result.stats
     if args.json:
@@ -535,6 +550,8 @@ def _solve(args: argparse.Namespace, tree: Any, bounds: tuple[Any, Any] | None) 
             summary["table_hits"] = s.table_hits
         if result.iterations:
             summary["depth_reached"] = result.iterations[-1].depth if result.note is None else result.depth
+        if result.note:
+            summary["note"] = result.note
         _write(json.dumps(summary))
     else:
         _write(f"algorithm:        {result.algorithm}")

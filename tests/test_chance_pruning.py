@@ -4,6 +4,7 @@ evaluation exceeds, and Knuth and Moore's minimal tree reached through a move-or
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 from typing import Any
@@ -13,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import expectviz as ev
+from expectviz.cli import main
 from expectviz.errors import SearchError
 from expectviz.game import TreeGame
 from expectviz.games import coinflip_tictactoe, tictactoe
@@ -284,3 +286,35 @@ def test_the_figures_the_readme_gives_for_the_chance_games() -> None:
     assert ev.expectiminimax("2048", table=True, trace=False).exact_value == Fraction(6631667660933, 80000000000000)
     note = ev.star2("pig", depth=8, trace=False).note
     assert note is not None and note.startswith("pig is not a regular tree, so star2 searched 81 of its chance nodes")
+
+
+# ---------------------------------------------------------------- the command line
+
+
+@pytest.mark.parametrize(
+    ("name", "algorithm", "depth"),
+    [
+        ("pig", "expectiminimax", 6),
+        ("pig", "star1", 6),
+        ("dice", "star2", 5),
+        ("dice-5x5", "star2", 3),
+        ("2048", "star1", 4),
+        ("2048", "expectiminimax", 4),
+    ],
+)
+def test_solve_the_chance_games(capsys: pytest.CaptureFixture[str], name: str, algorithm: str, depth: int) -> None:
+    assert main(["solve", name, "--algorithm", algorithm, "--depth", str(depth), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    exact = ev.expectiminimax(name, depth=depth, trace=False)
+    assert printed["algorithm"] == algorithm and Fraction(str(printed["value"])) == exact.exact_value
+    assert printed["best_move"] == exact.best_move
+
+
+def test_solve_with_the_games_ordering_and_the_fallback_note(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "dice", "--algorithm", "star2", "--depth", "9", "--order", "--table", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert (printed["nodes_visited"], printed["leaves_evaluated"]) == (4027, 1705)  # README, bench_chance.py
+    assert main(["solve", "pig", "--algorithm", "star2", "--depth", "6", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["note"].startswith("pig is not a regular tree")
+    assert main(["solve", "aima-fig-5.2", "--order"]) == 2
+    assert "--order is for the games with a move ordering of their own" in capsys.readouterr().err
