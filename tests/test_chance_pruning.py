@@ -276,7 +276,8 @@ def test_star1_and_star2_equal_expectiminimax_on_random_positions(name: str, cho
     exact = ev.expectiminimax(game, depth=depth, trace=False).exact_value
     order = ev.games.move_ordering(game)
     for search in (ev.star1, ev.star2):
-        for options in ({}, {"order": order}, {"table": True}, {"order": order, "table": True}):
+        variants: list[dict[str, Any]] = [{}, {"order": order}, {"table": True}, {"order": order, "table": True}]
+        for options in [*variants, {"order": order, "table": True, "iterative": True}]:
             r = search(game, depth=depth, trace=False, **options)
             assert r.exact_value == exact, (search.__name__, options)
 
