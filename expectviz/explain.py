@@ -24,7 +24,7 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from .numbers import format_number, format_probability
+from .numbers import format_number, format_probability, format_short
 from .recorder import BACKUP, CUTOFF, LEAF, PROBE, TABLE, VISIT, Value
 from .tree import CHANCE, KIND_NAMES, KIND_WORDS, MAX, MIN, Node, nodes
 from .tree import LEAF as LEAF_NODE
@@ -41,12 +41,17 @@ MOVES_SHOWN = 6
 
 
 def say(x: Value | None) -> str:
-    """A number as sentences and diagrams write it: ``3``, ``1/3``, ``−∞``."""
+    """A number as sentences write it: ``3``, ``1/3``, ``−∞``, and a long one exactly and rounded:
+    ``178327343/393693300 (≈0.453)``."""
     if x is None:
         return "?"
     if isinstance(x, float) and math.isinf(x):
         return "+\u221e" if x > 0 else "\u2212\u221e"
-    return format_number(x).replace("-", "\u2212")
+    text = format_number(x)
+    short = format_short(x)
+    if short != text and not text.startswith("\u2248"):
+        text = f"{text} ({short})"
+    return text.replace("-", "\u2212")
 
 
 def unique_labels(tree: Node) -> set[str]:

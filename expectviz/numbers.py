@@ -54,6 +54,7 @@ __all__ = [
     "exact",
     "read_number",
     "format_number",
+    "format_short",
     "format_probability",
     "short_repr",
 ]
@@ -274,6 +275,25 @@ def format_number(x: Number | float, *, exact: bool = False) -> str:
     if text is not None:
         return sign + text
     return "≈" + sign + _rounded(top, bottom)
+
+
+SHORT_CHARACTERS = 9
+"""Diagrams and sentences write a value longer than this rounded (:func:`format_short`)."""
+
+
+def format_short(x: Number | float, *, room: int = SHORT_CHARACTERS, digits: int = 4) -> str:
+    """A value as a diagram shows it: :func:`format_number` when that is at most ``room`` characters long,
+    else ``≈`` and ``digits`` significant digits (a game's expectations soon have long denominators).
+
+    >>> format_short(Fraction(2, 75)), format_short(Fraction(178327343, 393693300)), format_short(-7)
+    ('2/75', '≈0.453', '-7')
+    """
+    text = format_number(x)
+    if len(text) <= room or text.startswith("≈") and len(text) <= room + 1:
+        return text
+    if isinstance(x, float) and not math.isfinite(x):
+        return text
+    return f"≈{float(Fraction(x)):.{digits}g}"
 
 
 def format_probability(p: Number, *, exact: bool = False) -> str:

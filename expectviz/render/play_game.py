@@ -55,7 +55,7 @@ from typing import Any
 
 from ..errors import OptionError
 from ..games import GAMES
-from ..numbers import format_number
+from ..numbers import format_short
 from ..registry import ALGORITHM_INFO
 from ..search import Result
 from ..tree import CHANCE, MAX, MIN
@@ -684,8 +684,7 @@ def _has_chance(game: Any) -> bool:
 
 
 def _value(v: Any) -> str:
-    text = format_number(v)
-    return text if len(text) <= 5 else f"≈{float(v):.3g}"
+    return format_short(v, room=5, digits=3)
 
 
 def _duration(seconds: float) -> str:

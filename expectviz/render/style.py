@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..numbers import format_number
+from ..numbers import format_short
 
 __all__ = [
     "OKABE_ITO",
@@ -188,13 +188,14 @@ def ring_of(kind: str, shape_width: float) -> Ring:
 
 
 def number(x: object) -> str:
-    """A value for a diagram: like format_number, but infinities as ``−∞``/``+∞``."""
+    """A value for a diagram: like format_number, but infinities as ``−∞``/``+∞`` and a long value rounded
+    (:func:`~expectviz.numbers.format_short`)."""
     if x is None:
         return "?"
     if isinstance(x, float) and math.isinf(x):
         return "+\u221e" if x > 0 else "\u2212\u221e"
     if isinstance(x, (int, float, Fraction)):
-        return format_number(x)
+        return format_short(x)
     return str(x)
 
 
