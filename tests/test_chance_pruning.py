@@ -319,3 +319,12 @@ def test_solve_with_the_games_ordering_and_the_fallback_note(capsys: pytest.Capt
     assert json.loads(capsys.readouterr().out)["note"].startswith("pig is not a regular tree")
     assert main(["solve", "aima-fig-5.2", "--order"]) == 2
     assert "--order is for the games with a move ordering of their own" in capsys.readouterr().err
+
+
+def test_long_values_are_rounded_in_diagrams_and_given_exactly_in_sentences() -> None:
+    r = ev.star2("pig", depth=4)
+    assert r.trace is not None and r.exact_value == Fraction(178327343, 393693300)
+    svg = ev.draw(r).svg
+    assert ">≈0.453<" in svg  # the node's value, rounded; exactly only in the sentence, with the rounded value
+    assert svg.count("178327343/393693300") == svg.count("178327343/393693300 (≈0.453)") >= 1
+    assert r.trace.explain(len(r.trace)).endswith("178327343/393693300 (≈0.453).")
