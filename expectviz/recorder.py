@@ -350,10 +350,18 @@ class Recorder:
 
     def _over_budget(self) -> None:
         events, nbytes = len(self.code), self.nbytes
+        reserve = self.max_events - self._limit
+        kept = (
+            f", {reserve:,} of them kept free for the deepest path the search may still take"
+            if events < self.max_events // 2 and reserve > 0
+            else ""
+        )
         raise TraceBudgetError(
-            f"the trace reached {events:,} events ({nbytes / 1e6:.1f} MB), the budget ev.options.max_events = "
-            f"{self.max_events:,}; search with trace=False to count only, give a depth limit, search a smaller "
-            f"tree, or raise the budget (max_events=... or ev.options.max_events)",
+            f"this search stopped before finishing: recording every step would pass the trace budget of "
+            f"{self.max_events:,} events (ev.options.max_events{kept}); it had recorded {events:,} events "
+            f"({nbytes / 1e6:.1f} MB). A classroom kernel has little memory, so it stops here rather than run out. "
+            f"To go on: count only with trace=False, give a depth limit (depth=...), search a smaller tree, or "
+            f"raise the budget (max_events=... for this search, or ev.options.max_events = ...)",
             events=events,
             nbytes=nbytes,
             limit=self.max_events,
