@@ -7,6 +7,7 @@
 #   make test      lint, type-check, unit tests + doctests, then the notebooks under nbval
 #   make bench     run benchmarks/bench_*.py
 #   make notebooks re-run every lesson in place (Restart & Run All) and strip its metadata
+#   make student   write build/student/: the lessons with blank answer cells, checks kept, worked solutions folded
 #   make clean     remove .venv and caches
 
 SHELL := /bin/bash
@@ -24,7 +25,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 LINT_PATHS := expectviz $(wildcard tests benchmarks)
 PYTEST     := $(BIN)/pytest -p no:cacheprovider
 
-.PHONY: venv dot chromium lab test bench notebooks clean
+.PHONY: venv dot chromium lab test bench notebooks student clean
 
 # ---- environment -------------------------------------------------------------------------------------------------
 
@@ -46,6 +47,9 @@ chromium:
 lab: venv dot
 	$(BIN)/jupyter trust notebooks/*.ipynb
 	$(BIN)/jupyter lab notebooks/ $(ALLOW_ROOT)
+
+student: venv
+	$(BIN)/python scripts/student_edition.py
 
 # Each step is its own recipe line, so the first failing step stops `make test` with its exit status.
 test: venv dot chromium

@@ -4,6 +4,8 @@
     expectviz render TREE [--algorithm A] [--step K] -o FILE       (.svg, .png, .pdf)
     expectviz animate TREE [--algorithm A] -o FILE                  (.html, .gif)
     expectviz play GAME [--algorithm A] [--depth N] [--human SIDE] [--position P] [--seed S] [--html FILE]
+    expectviz handout TREE [--algorithm A] [--depth N] [--bounds L U] [--title T] -o FILE   (.pdf, .svg, .png)
+    expectviz exam --seed N [--count K] [--kinds K1,K2,...] -o FILE                          (.pdf, .svg, .png)
     expectviz list
 
 TREE is tree text in the notation, a file holding it (text or JSON), or the
@@ -183,8 +185,116 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=0, help="the seed of the coin flips and dice rolls (default 0)")
     play.add_argument("--html", metavar="FILE", help="at the end, write the computer's last search as a player page")
 
+    _handout_parsers(sub, algorithms)
     sub.add_parser("list", help="list the textbook trees and the games")
     return parser
+
+
+# ---------------------------------------------------------------- handouts and exams
+
+
+def _handout_parsers(sub: Any, algorithms: tuple[str, ...]) -> None:
+    """The ``handout`` and ``exam`` commands (see :mod:`expectviz.handout`)."""
+    from .handout import KINDS, MAX_QUESTIONS
+
+    handout = sub.add_parser(
+        "handout",
+        help="a handout: the tree with empty value boxes for students, and its answer key",
+        description="Draw a tree with an empty box for each node's value (the sheet) and the search's last "
+        "frame with values, pruned leaves and windows (the key). A .pdf has two pages, the sheet and the key; "
+        "with .svg or .png the key goes to a second file: sheet.png and sheet-key.png.",
+    )
+    handout.add_argument("tree", help="tree text, a file holding it, or a textbook tree (see 'expectviz list')")
+    handout.add_argument(
+        "-a", "--algorithm", choices=algorithms, help="default: alphabeta, or expectiminimax with chance nodes"
+    )
+    handout.add_argument("--depth", type=_count, help="depth limit in levels (chance levels count)")
+    handout.add_argument("--bounds", nargs=2, metavar=("L", "U"), type=_bound, help="value bounds for star1/star2")
+    handout.add_argument("--title", help="the heading (default: the textbook tree's or the file's name)")
+    handout.add_argument(
+        "-o", "--output", required=True, help="output file: .pdf (sheet and key), or .svg/.png (FILE and FILE-key)"
+    )
+    exam = sub.add_parser(
+        "exam",
+        help="an exam: fresh questions on seeded random trees, with an answer key at the end",
+        description="Generate questions on trees from the seeded random-tree generator, each with its tree "
+        "drawn with empty value boxes, and an answer key after the last question. The same seed gives the "
+        f"same exam. The kinds, cycled in this order: {', '.join(KINDS)}. A .pdf holds every page; with .svg "
+        "or .png each page is a file: exam-1.png, exam-2.png, ...",
+    )
+    exam.add_argument("--seed", type=int, required=True, help="the seed: the same seed gives the same exam")
+    exam.add_argument(
+        "--count", type=_question_count, default=5, help=f"how many questions, 1 to {MAX_QUESTIONS} (default 5)"
+    )
+    exam.add_argument("--kinds", type=_kinds, help=f"the kinds to cycle through, comma-separated: {','.join(KINDS)}")
+    exam.add_argument("-o", "--output", required=True, help="output file: .pdf, or .svg/.png (one file a page)")
+
+
+def _question_count(text: str) -> int:
+    """Argument type of ``exam --count``: a whole number from 1 to MAX_QUESTIONS."""
+    from .handout import MAX_QUESTIONS
+
+    value = _count(text)
+    if not 1 <= value <= MAX_QUESTIONS:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_QUESTIONS}, not {value}")
+    return value
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    """Argument type of ``exam --kinds``: kinds of question, comma-separated."""
+    from .handout import KINDS
+
+    chosen = tuple(word.strip() for word in text.split(",") if word.strip())
+    unknown = [word for word in chosen if word not in KINDS]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(
+            f"{_quote(', '.join(unknown) or text)} is not a kind of question; choose from {','.join(KINDS)}"
+        )
+    return chosen
+
+
+def _handout(args: argparse.Namespace) -> int:
+    """``expectviz handout``: the sheet and its key."""
+    from .handout import write_handout
+
+    spec = args.tree.strip()
+    if spec in GAMES:
+        raise UsageError(
+            f"a handout draws a tree, and {_quote(spec)} is a game; give tree text, a file or a textbook tree"
+        )
+    tree, default_bounds = load_tree(args.tree)
+    bounds = tuple(args.bounds) if args.bounds else default_bounds
+    if args.algorithm is not None and ALGORITHM_INFO[args.algorithm].needs_bounds and bounds is None:
+        raise UsageError(f"{args.algorithm} needs --bounds L U (the least and greatest leaf values)")
+    title = args.title
+    if title is None and spec in TEXTBOOK:
+        title = spec
+    elif title is None and _stat(args.tree) is not None:
+        title = os.path.basename(args.tree)
+    with _drawing():
+        written = write_handout(
+            tree, args.output, algorithm=args.algorithm, depth=args.depth, bounds=bounds, title=title
+        )
+    if len(written) == 1:
+        _write(f"wrote {written[0]} (page 1: the sheet, page 2: the key)")
+    else:
+        _write(f"wrote {written[0]} (the sheet) and {written[1]} (the key)")
+    return 0
+
+
+def _exam(args: argparse.Namespace) -> int:
+    """``expectviz exam``: seeded questions, then the answer key."""
+    from .handout import exam, exam_pages, exam_title, page_files, write_pages
+
+    page_files(args.output, 1)  # a bad extension fails before the questions are made
+    with _drawing():
+        questions = exam(args.seed, args.count, kinds=args.kinds)
+        pages = exam_pages(questions, title=exam_title(args.seed))
+        written = write_pages(pages, args.output)
+    kinds = ", ".join(dict.fromkeys(q.kind for q in questions))
+    where = written[0] if len(written) == 1 else f"{written[0]} ... {written[-1]}"
+    _write(f"wrote {where}: {len(questions)} questions ({kinds}) on {len(pages)} pages, the answer key last")
+    return 0
 
 
 def _protect_negative_bounds(argv: list[str]) -> list[str]:
@@ -461,6 +571,9 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "play":
         return _play(args)
+    if args.command in ("handout", "exam"):
+        _check_file_name(args.output)
+        return _handout(args) if args.command == "handout" else _exam(args)
     output: str | None = getattr(args, "output", None)
     if output is not None:
         _check_file_name(output)

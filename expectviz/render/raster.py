@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import copy
 import functools
+import io
 import itertools
 import math
 import re
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
@@ -49,6 +51,7 @@ __all__ = [
     "MAX_PIXELS",
     "svg_to_png",
     "svg_to_pdf",
+    "svgs_to_pdf",
     "svg_to_image",
     "for_cairo",
     "cairosvg_module",
@@ -106,6 +109,40 @@ def svg_to_pdf(svg: str) -> bytes:
     data, _, _ = _prepared(svg)
     pdf: bytes = cairosvg_module().svg2pdf(bytestring=data)
     return pdf
+
+
+def svgs_to_pdf(svgs: Sequence[str]) -> bytes:
+    """One PDF of several SVG drawings, one page each, every page the size of its SVG (as :func:`svg_to_pdf`).
+
+    Each page is drawn by CairoSVG's own PDF surface, which is handed one cairo PDF surface for every page
+    (its ``_create_surface`` is the hook) and ends each page with ``show_page`` instead of finishing the file.
+
+    Raises:
+        RenderError: no drawings, a drawing that is not SVG, or no CairoSVG.
+    """
+    if not svgs:
+        raise RenderError("a PDF needs at least one page")
+    prepared = [_prepared(svg)[0] for svg in svgs]
+    import cairocffi
+    from cairosvg.parser import Tree
+    from cairosvg.surface import PDFSurface
+
+    output = io.BytesIO()
+    shared: list[Any] = []
+
+    class _Page(PDFSurface):  # type: ignore[misc]
+        def _create_surface(self, width: float, height: float) -> tuple[Any, float, float]:
+            if shared:
+                shared[0].set_size(width, height)
+            else:
+                shared.append(cairocffi.PDFSurface(output, width, height))
+            return shared[0], width, height
+
+    for data in prepared:
+        page = _Page(Tree(bytestring=data), None, 96)
+        page.cairo.show_page()
+    shared[0].finish()
+    return output.getvalue()
 
 
 def svg_to_image(svg: str, *, scale: float = PNG_SCALE) -> Any:

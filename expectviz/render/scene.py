@@ -164,6 +164,9 @@ class ItemPaint:
     """The node's value so far, for its tooltip ("" if none)."""
     table: bool = False
     """True on a node whose visit a transposition table closed: its value is the table's."""
+    blank: bool = False
+    """True: an empty box where the value goes, for a student to write it in (a handout's sheet); ``value``
+    is not drawn.  No frame of a search sets it: :mod:`expectviz.handout` paints its sheets with it."""
 
 
 @dataclass(slots=True)

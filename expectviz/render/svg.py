@@ -81,7 +81,7 @@ from .style import (
     xml_escape,
 )
 
-__all__ = ["Drawer", "LEGEND_MIN_WIDTH", "SIDE_LEGEND_MAX_WIDTH"]
+__all__ = ["Drawer", "LEGEND_MIN_WIDTH", "SIDE_LEGEND_MAX_WIDTH", "ANSWER_BOX_WIDTH"]
 
 _HALO = ' stroke="#FFFFFF" stroke-width="3" paint-order="stroke"'
 _VEILED = ("unvisited", "pruned")
@@ -106,6 +106,8 @@ _HORIZON_BELOW = 6.0
 """How far under the boxes of the depth limit's level the horizon line runs."""
 _EDGE_LABEL_ABOVE = 7.0
 """How far above the child's box an edge label's baseline sits."""
+ANSWER_BOX_WIDTH = 30.0
+"""The least width of a handout's empty value box (``ItemPaint.blank``), in points."""
 
 
 def _f(x: float) -> str:
@@ -139,7 +141,9 @@ class Drawer:
         self.show_legend = legend
         self._geometry()
         self._edge_memo: list[dict[tuple[str, bool], str]] = [{} for _ in scene.items]
-        self._node_memo: list[dict[tuple[str, str, tuple[str, ...], str, bool, bool], str]] = [{} for _ in scene.items]
+        self._node_memo: list[dict[tuple[str, str, tuple[str, ...], str, bool, bool, bool], str]] = [
+            {} for _ in scene.items
+        ]
         self.tree_top = CAPTION_HEIGHT
         self._legend_svg, self._legend_at = "", (0.0, 0.0)
         self.width, self.height = where.width, CAPTION_HEIGHT + self.tree_height
@@ -315,7 +319,9 @@ class Drawer:
             )
         if self.beside[k]:
             out.append(self.beside[k])
-        if look.value:
+        if look.blank:
+            out.append(self._answer_box(k))
+        elif look.value:
             colour = "#000000" if look.status != "pruned" else "#8A8A8A"
             out.append(
                 f'<text x="{_f(self.value_x[k])}" y="{_f(cy + 5)}" font-weight="bold" '
@@ -327,6 +333,16 @@ class Drawer:
             out.append(self._label_box(k, look.lines))
         out.append("</g>")
         return "".join(out)
+
+    def _answer_box(self, k: int) -> str:
+        """An empty box where item ``k``'s value goes (``ItemPaint.blank``): as wide as the room its layout box
+        keeps right of the ring for the value, at least :data:`ANSWER_BOX_WIDTH`, and as high as a leaf."""
+        room = self.where.x[k] + self.scene.items[k].width / 2 - self.value_x[k]
+        width = max(ANSWER_BOX_WIDTH, min(room - 2, 2 * ANSWER_BOX_WIDTH))
+        return (
+            f'<rect data-answer="1" x="{_f(self.value_x[k])}" y="{_f(self.cy[k] - LEAF_BOX / 2)}" '
+            f'width="{_f(width)}" height="{_f(LEAF_BOX)}" fill="#FFFFFF" stroke="#555555" stroke-width="1"/>'
+        )
 
     def _label_box(self, k: int, lines: tuple[str, ...]) -> str:
         """The annotation lines in a white box under the ring, drawn over any edge behind them."""
@@ -503,7 +519,7 @@ class Drawer:
                 out[self.HEAD + k] = self._memo_edge(k, kind, False)
                 out[self.HEAD + n + k] = self._memo_edge(k, kind, True)
                 out[self.HEAD + 2 * n + k] = self._cut_mark(k) if look.cut_mark else ""
-            node_key = (look.status, look.value, look.lines, look.known, look.ring, look.table)
+            node_key = (look.status, look.value, look.lines, look.known, look.ring, look.table, look.blank)
             piece = self._node_memo[k].get(node_key)
             if piece is None:
                 piece = self._node_memo[k][node_key] = self._node(k, look)
