@@ -4,6 +4,7 @@
 #   make dot       make sure Graphviz's `dot` is installed (scripts/ensure-dot.sh)
 #   make chromium  make sure Chromium is installed for the browser tests, else they skip (scripts/ensure-chromium.sh)
 #   make lab       mark the lessons trusted (their stored diagrams show before they run), open them in JupyterLab
+#   make app       serve the playground (notebooks/playground.ipynb, no code shown) with Voilà on 127.0.0.1
 #   make test      lint, type-check, unit tests + doctests, then the notebooks under nbval
 #   make bench     run benchmarks/bench_*.py
 #   make notebooks re-run every lesson in place (Restart & Run All) and strip its metadata
@@ -25,7 +26,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 LINT_PATHS := expectviz $(wildcard tests benchmarks)
 PYTEST     := $(BIN)/pytest -p no:cacheprovider
 
-.PHONY: venv dot chromium lab test bench notebooks student clean
+.PHONY: venv dot chromium lab app test bench notebooks student clean
 
 # ---- environment -------------------------------------------------------------------------------------------------
 
@@ -47,6 +48,10 @@ chromium:
 lab: venv dot
 	$(BIN)/jupyter trust notebooks/*.ipynb
 	$(BIN)/jupyter lab notebooks/ $(ALLOW_ROOT)
+
+# Prints `expectviz playground: http://127.0.0.1:PORT/` once the page answers; Ctrl-C stops it.
+app: venv dot
+	$(BIN)/python scripts/app.py
 
 student: venv
 	$(BIN)/python scripts/student_edition.py
