@@ -184,6 +184,43 @@ def test_layout_holds_still_and_zooms(fig_5_2: tuple[Page, ev.Trace]) -> None:
     assert page.errors == []
 
 
+def test_a_wide_tree_gets_the_width_when_the_panel_would_make_it_small(browser: Any, tmp_path: Path) -> None:
+    """Beside the call-stack panel a wide, shallow tree (lesson 07's Star1 question, 12 leaves) is drawn small
+    in a narrow player: there the panel goes under it, and stays there from step to step.  A wide window, and
+    Fig. 5.2 at any width, keep the panel beside the diagram."""
+    wide = ev.star1(ev.random_trees.random_exercise(27, kind="chance", size="medium"), bounds=(0, 20))
+    ev.export_html(wide, tmp_path / "wide.html")
+    ev.export_html(ev.alphabeta("aima-fig-5.2"), tmp_path / "fig.html")
+
+    def boxes(page: Page) -> tuple[dict[str, float], dict[str, float]]:
+        return page.page.locator(".ev-diagram").bounding_box(), page.page.locator(".ev-side").bounding_box()
+
+    def stacked(page: Page) -> bool:
+        diagram, side = boxes(page)
+        if side["y"] >= diagram["y"] + diagram["height"] and side["width"] == diagram["width"]:
+            return True
+        assert side["x"] >= diagram["x"] + diagram["width"], (diagram, side)  # beside it
+        return False
+
+    for name, width, expected in (("wide", 1280, False), ("wide", 950, True), ("fig", 950, False)):
+        page = Page(browser, tmp_path / f"{name}.html", width=width, height=800)
+        assert stacked(page) == expected, (name, width)
+        if expected:
+            before = drawn_width(page)
+            page.page.set_viewport_size({"width": 1280, "height": 800})  # wider: beside again
+            assert not stacked(page)
+            page.page.set_viewport_size({"width": width, "height": 800})
+            assert stacked(page) and drawn_width(page) == before
+            layout = {str(boxes(page))}
+            for _ in range(10):
+                page.page.keyboard.press("ArrowRight")
+                layout.add(str(boxes(page)))
+            assert len(layout) == 1, layout  # the panel does not jump as the search goes on
+            assert before > 0.85 * 950  # nearly the whole width (the beside layout gave it about 640px)
+        assert page.errors == []
+        page.close()
+
+
 def drawn_width(page: Page) -> float:
     """The width of the drawing (the SVG keeps its proportions inside its box)."""
     return float(
@@ -247,15 +284,21 @@ def test_predict_mode_hides_leaves_until_evaluated(browser: Any, tmp_path: Path)
         )
         return texts
 
+    def visited() -> str:
+        return page.page.inner_text(".ev-visited")
+
     assert leaves() == ["?"] * 9
+    assert visited() == "Nodes visited so far: 0"  # "of 11" would tell that two nodes are pruned
     page.page.keyboard.press("ArrowRight")
     page.page.keyboard.press("ArrowRight")
     page.page.keyboard.press("ArrowRight")  # visit A, B, b1: b1 not yet evaluated
+    assert visited() == "Nodes visited so far: 3"
     assert leaves() == ["?"] * 9
     page.page.keyboard.press("ArrowRight")  # b1's value, 3
     assert leaves() == ["3"] + ["?"] * 8
     page.page.keyboard.press("End")
     assert leaves() == ["3", "12", "8", "2", "?", "?", "14", "5", "2"]  # c2 and c3 were never looked at
+    assert visited() == "Nodes visited so far: 11 of 11"  # the totals at the last step
     assert page.errors == []
     page.close()
 

@@ -381,6 +381,32 @@ def test_a_two_child_min_node_is_a_triangle() -> None:
             assert all(line[3] - ty > 2 * height for line in from_tip)  # a long fan, no mirror image of the shape
 
 
+def test_legend_names_only_the_kinds_of_node_drawn() -> None:
+    def kinds(result: ev.Result) -> list[str]:
+        texts = [t.text or "" for t in ET.fromstring(draw(result).svg).iter(SVG + "text")]
+        return [t for t in texts if t in ("MAX", "MIN", "CHANCE", "leaf (utility)")]
+
+    assert kinds(ev.expectiminimax("coin-flip")) == ["MAX", "CHANCE", "leaf (utility)"]  # no MIN node in it
+    assert kinds(ev.minimax("aima-fig-5.2")) == ["MAX", "MIN", "leaf (utility)"]
+    assert kinds(ev.expectiminimax("aima-fig-5.12-left")) == ["MAX", "MIN", "CHANCE", "leaf (utility)"]
+
+
+def test_a_tooltip_says_no_more_than_the_search_knows() -> None:
+    """An open node's hover text gives its value as the label does: a bound for MAX and MIN, a running sum for a
+    chance node (1/2·10 after heads, before tails is seen), never as if it were the node's value."""
+
+    def titles(result: ev.Result, step: int) -> list[str]:
+        return [t.text or "" for t in ET.fromstring(draw(result, step).svg).iter(SVG + "title")]
+
+    assert "left (CHANCE) at path 0: active, value 5 so far: the weighted sum of the outcomes searched" in titles(
+        ev.expectiminimax("coin-flip"), 4
+    )
+    fig = titles(ev.alphabeta("aima-fig-5.2"), 13)
+    assert "A (MAX): active, value \u2265 3 so far" in fig
+    assert "C (MIN) at path 1: current, value \u2264 2 so far" in fig
+    assert "B (MIN) at path 0: done, value 3" in fig
+
+
 def test_legend_names_its_colours_and_keeps_small_trees_small() -> None:
     star = draw(ev.star1("aima-star-exercise", bounds=(-2, 2)), 15).svg
     texts = [t.text or "" for t in ET.fromstring(star).iter(SVG + "text")]

@@ -183,6 +183,7 @@ class ViewPacker:
         self.trace = trace
         self.progress = progress
         self.scene = scene
+        self.predict = predict
         self.drawer: SlotDrawer = _Predicting(drawer, scene) if predict else drawer
         self.chunk_steps = max(1, chunk_steps) if chunk_steps is not None else len(trace) + 1
         self.title = title
@@ -214,6 +215,7 @@ class ViewPacker:
             "windowed": facts.windowed,
             "star": facts.star,
             "stats": [stats.nodes_visited, stats.leaves_evaluated, stats.cutoffs],
+            "predict": self.predict,  # the totals (which tell how much is pruned) wait for the last step
             **self.chunk(self.chunk_of(first)),
         }
 

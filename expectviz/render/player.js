@@ -144,8 +144,8 @@ class View {
     const side = h("div", { class: "ev-side", "aria-label": "call stack" },
       h("div", { class: "ev-side-inner" }, h("div", { class: "ev-side-title" }, "Call stack (root first)"),
         this.rows, this.visited));
-    this.el = h("div", { class: "ev-view" }, this.title, this.sentence,
-      h("div", { class: "ev-body" }, this.diagram, side));
+    this.body = h("div", { class: "ev-body" }, this.diagram, side);
+    this.el = h("div", { class: "ev-view" }, this.title, this.sentence, this.body);
   }
 
   /** The chunk holding `step`, or null after asking the kernel for it. */
@@ -185,18 +185,21 @@ class View {
       const i = step - chunk.start;
       this.drawing.draw(chunk.pieces, chunk.at_(step));
       this.sentence.textContent = chunk.texts[i];
-      this.showStack(chunk, i);
+      // In predict mode the search's totals would tell how much it prunes: they wait for the last step.
+      const totals = !d.predict || step === d.steps;
+      this.showStack(chunk, i, totals);
       const [visited, leaves, cutoffs] = d.stats;
       const count = (n, one, many) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
-      this.title.textContent = d.title && `${d.title}: ${count(visited, "node", "nodes")} visited, ` +
-        `${count(leaves, "leaf", "leaves")} evaluated, ${count(cutoffs, "cutoff", "cutoffs")}; ` +
-        `${chunk.visited[i].toLocaleString()} visited so far`;
+      const sofar = `${chunk.visited[i].toLocaleString()} visited so far`;
+      this.title.textContent = d.title && (totals ? `${d.title}: ${count(visited, "node", "nodes")} visited, ` +
+        `${count(leaves, "leaf", "leaves")} evaluated, ${count(cutoffs, "cutoff", "cutoffs")}; ${sofar}`
+        : `${d.title}: ${sofar}`);
       this.shown = step;
     }
     return true;
   }
 
-  showStack(chunk, i) {
+  showStack(chunk, i, totals = true) {
     const ids = chunk.stacks[i], depth = chunk.depths[i], body = [];
     if (depth > ids.length) {
       body.push(h("div", { class: "ev-more" }, `${(depth - ids.length).toLocaleString()} more calls above`));
@@ -218,8 +221,8 @@ class View {
     }
     if (!body.length) body.push(h("div", { class: "ev-more" }, "empty"));
     this.rows.replaceChildren(...body);
-    this.visited.textContent = `Nodes visited so far: ${chunk.visited[i].toLocaleString()} of ` +
-      `${this.data.stats[0].toLocaleString()}`;
+    this.visited.textContent = `Nodes visited so far: ${chunk.visited[i].toLocaleString()}` +
+      (totals ? ` of ${this.data.stats[0].toLocaleString()}` : "");
   }
 }
 
@@ -368,7 +371,22 @@ function render({ model, el }) {
     }
     return scale;
   }
+  // One view beside its call-stack panel, unless the panel makes the drawing small: when beside the panel
+  // it would be drawn below 3/4 of its size and under it a quarter larger or more (a wide, shallow tree: a
+  // game's, or a medium Star1 tree beside JupyterLab's file browser at 1280x800), the panel goes under it.
+  // The choice depends only on the player's width and the drawing's shape: it holds still from step to step.
+  function arrange() {
+    if (views.length !== 1) return;
+    const view = views[0], svg = view.canvas.querySelector("svg"), box = svg && svg.viewBox.baseVal;
+    const full = view.body.clientWidth;
+    if (!box || !box.width || !full) return;
+    const em = parseFloat(getComputedStyle(view.body).fontSize) || 13;
+    const beside = full - 21 * em - 10; // the panel's 21em and the grid's gap (player.css)
+    const fit = (width) => Math.min(width / box.width, (0.75 * window.innerHeight) / box.height);
+    view.body.classList.toggle("ev-stacked", beside <= 0 || (fit(beside) < 0.75 && fit(full) > 1.25 * fit(beside)));
+  }
   function size() {
+    arrange();
     const scale = fitScale();
     for (const view of views) {
       const box = scale && view.canvas.querySelector("svg").viewBox.baseVal;

@@ -775,6 +775,8 @@ class Scene:
                 value = self._value_text(it.kind, state)
         lines = tuple(line for line in (self._slot_text(slot, state) for slot in it.slots) if line)
         known = number(state.value) if state.value is not None else ""
+        if known and status in ("active", "current", "probed"):  # the tooltip says no more than the label
+            known = f"{value} so far" if value else f"{known} so far: the weighted sum of the outcomes searched"
         if state.from_table and state.value is not None:  # the table's value: exact, or a bound its window shows
             value = known = self._table_text(state)
         return ItemPaint(status, value=value, lines=lines, known=known, table=state.from_table)

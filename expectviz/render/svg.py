@@ -390,10 +390,9 @@ class Drawer:
         """The legend's entries (swatch with {x},{y} holes, text), in groups that each start a row."""
         scene = self.scene
         kinds = {it.kind for it in scene.items}
-        shapes = [(_swatch_shape(MAX, _PLAIN), "MAX"), (_swatch_shape(MIN, _PLAIN), "MIN")]
-        if CHANCE in kinds:
-            shapes.append((_swatch_shape(CHANCE, _PLAIN), "CHANCE"))
-        shapes.append((_swatch_shape(LEAF, _PLAIN), "leaf (utility)"))
+        shapes = [(_swatch_shape(kind, _PLAIN), kind.upper()) for kind in (MAX, MIN, CHANCE) if kind in kinds]
+        if LEAF in kinds:
+            shapes.append((_swatch_shape(LEAF, _PLAIN), "leaf (utility)"))
         if MORE in kinds:
             shapes.append((_swatch_shape(MORE, LOOKS["unvisited"]), "+N: N nodes not drawn"))
         texts: list[tuple[str, str]] = []
