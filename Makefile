@@ -7,7 +7,7 @@
 #   make app       serve the playground (notebooks/playground.ipynb, no code shown) with Voilà on 127.0.0.1
 #   make test      lint, type-check, unit tests + doctests, then the notebooks under nbval
 #   make bench     run benchmarks/bench_*.py
-#   make notebooks re-run every lesson in place (Restart & Run All) and strip its metadata
+#   make notebooks re-run every notebook (the lessons, the playground) in place, as Restart & Run All, and strip metadata
 #   make student   write build/student/: the lessons with blank answer cells, checks kept, worked solutions folded
 #   make clean     remove .venv and caches
 

@@ -30,7 +30,6 @@ import contextlib
 import errno
 import io
 import json
-import math
 import os
 import re
 import stat
@@ -42,7 +41,7 @@ from .errors import ExpectvizError, UsageError
 from .games import GAMES
 from .games.textbook import TEXTBOOK, textbook_trees
 from .notation import parse
-from .numbers import format_number
+from .numbers import format_number, read_bound
 from .options import options
 from .registry import ALGORITHM_INFO
 from .search import Result
@@ -99,11 +98,12 @@ _NEGATIVE = re.compile(r"-(\d|\.\d|inf)", re.IGNORECASE)
 
 def _bound(text: str) -> float | str:
     """Argument type of ``--bounds``: a number (``-2``, ``0.5``, ``1/3``, ``1e3``) or ``-inf``/``inf``."""
-    word = text.strip().lower().removeprefix("+")
-    if word in ("inf", "infinity"):
-        return math.inf
-    if word in ("-inf", "-infinity"):
-        return -math.inf
+    try:
+        word = read_bound(text)
+    except ValueError:
+        word = ""
+    if isinstance(word, float):
+        return word
     if len(word) > 100 or not _BOUND.fullmatch(word):
         raise argparse.ArgumentTypeError(
             f"{_quote(text.strip())} is not a bound; write a number such as -2, 0.5, 1/3 or 1e3 "

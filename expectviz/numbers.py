@@ -53,6 +53,7 @@ __all__ = [
     "MAX_EXPONENT",
     "exact",
     "read_number",
+    "read_bound",
     "format_number",
     "format_short",
     "format_probability",
@@ -135,6 +136,27 @@ def read_number(text: str, what: str = "number", path: tuple[int, ...] = ()) -> 
         bottom *= 10**-power
     value = Fraction(-top if sign else top, bottom)
     return _within_limits(value, what, text, path)
+
+
+INFINITY_WORDS = frozenset({"inf", "infinity", "\u221e"})
+"""The words for an unbounded side of Star1/Star2's bounds (``-`` in front for minus infinity)."""
+
+
+def read_bound(text: str) -> float | str:
+    """A bound as typed (Star1/Star2's L or U): an infinity word (``inf``, ``+inf``, ``-inf``, ``infinity``, ``∞``)
+    as a float; any other text stripped (and without a leading ``+``), for the search to read exactly as the
+    notation does.
+
+    >>> read_bound(" -inf "), read_bound("+∞"), read_bound("+1/3")
+    (-inf, inf, '1/3')
+
+    Raises ValueError: the text is empty.
+    """
+    word = text.strip().lower()
+    if not word:
+        raise ValueError("a bound is empty")
+    sign, rest = (-1, word[1:]) if word[0] == "-" else (1, word.removeprefix("+"))
+    return sign * math.inf if rest in INFINITY_WORDS else word.removeprefix("+")
 
 
 def exact(x: object, what: str = "value", path: tuple[int, ...] = ()) -> Number:

@@ -21,7 +21,6 @@ Voilà's options, and why (:func:`command` builds the command line; tests/test_a
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import socket
 import subprocess
@@ -33,7 +32,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "playground.ipynb"
-VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 DEFAULT_PORT = 8866
 """Voilà's own default port."""
 HOST = "127.0.0.1"
@@ -98,11 +96,6 @@ def main(argv: list[str] | None = None) -> int:
         "--port", type=int, help=f"the port (default {DEFAULT_PORT}, or a free one when {DEFAULT_PORT} is taken)"
     )
     args = parser.parse_args(argv)
-    try:
-        import voila  # noqa: F401
-    except ImportError:
-        print("expectviz: Voilà is not installed: run `make venv` (or pip install voila)", file=sys.stderr)
-        return 1
     port = args.port if args.port is not None else DEFAULT_PORT if port_is_free(DEFAULT_PORT) else free_port()
     process = subprocess.Popen(command(port), cwd=ROOT, stdin=subprocess.DEVNULL)
     # Stopped with SIGTERM (kill PID): stop Voilà too (the finally below) rather than leave it serving.
@@ -132,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
-        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), *sys.argv])  # run with the project's environment
+    from _venv import ensure
+
+    ensure("app", ["voila", "expectviz"])
     sys.exit(main())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Re-run the lesson notebooks as Restart & Run All does, then store them clean.
+"""Re-run the notebooks as Restart & Run All does, then store them clean.
 
-    python scripts/run_notebooks.py                       # every notebooks/NN-*.ipynb
+    python scripts/run_notebooks.py                       # every notebooks/*.ipynb: the lessons, the playground
     python scripts/run_notebooks.py notebooks/02-*.ipynb  # some of them
 
 For each notebook, in place:
@@ -26,7 +26,6 @@ re-starts itself with ``.venv/bin/python`` when that exists.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -34,7 +33,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 
 # What `nbstripout` removes by default (its --extra-keys defaults), applied with --keep-output --keep-count.
 STRIP_KEYS = [
@@ -47,18 +45,6 @@ STRIP_KEYS = [
     "cell.metadata.hidden",
     "cell.metadata.scrolled",
 ]
-
-
-def _ensure_environment() -> None:
-    """Re-run under the project's venv when this Python lacks the notebook tools."""
-    try:
-        import nbclient  # noqa: F401
-        import nbformat  # noqa: F401
-        import nbstripout  # noqa: F401
-    except ImportError:
-        if VENV_PYTHON.exists() and Path(sys.executable).resolve() != VENV_PYTHON.resolve():
-            os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), *sys.argv])
-        raise SystemExit("run_notebooks: needs nbclient, nbformat and nbstripout (make venv)") from None
 
 
 def strip(nb: object) -> object:
@@ -164,12 +150,12 @@ def run(path: Path, *, timeout: int, kernel: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: notebooks/NN-*.ipynb")
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: notebooks/*.ipynb")
     parser.add_argument("--timeout", type=int, default=120, help="seconds allowed per cell (default 120)")
     parser.add_argument("--kernel", default="python3", help="kernel name (default python3, this environment's)")
     parser.add_argument("--check", action="store_true", help="only check the stored notebooks; execute nothing")
     args = parser.parse_args(argv)
-    paths = args.notebooks or sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb"))
+    paths = args.notebooks or sorted(NOTEBOOKS.glob("*.ipynb"))
     if not paths:
         print("run_notebooks: no notebooks found", file=sys.stderr)
         return 1
@@ -201,5 +187,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    _ensure_environment()
+    from _venv import ensure
+
+    ensure("run_notebooks", ["nbclient", "nbformat", "nbstripout"])
     sys.exit(main())

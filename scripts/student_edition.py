@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
-import os
 import re
 import sys
 import time
@@ -37,7 +36,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 OUTPUT = ROOT / "build" / "student"
-VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 
 ANSWER, CHECK, SOLUTION = "answer", "check", "solution"
 NOT_ANSWERED = "not answered yet"
@@ -52,17 +50,6 @@ BANNER_MARK = "*Student edition.*"
 
 class EditionError(ValueError):
     """A tagged cell that does not follow the convention (the message names the notebook and the cell)."""
-
-
-def _ensure_environment() -> None:
-    """Re-run under the project's venv when this Python lacks the notebook tools."""
-    try:
-        import nbclient  # noqa: F401
-        import nbformat  # noqa: F401
-    except ImportError:
-        if VENV_PYTHON.exists() and Path(sys.executable).resolve() != VENV_PYTHON.resolve():
-            os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), *sys.argv])
-        raise SystemExit("student_edition: needs nbclient and nbformat (make venv)") from None
 
 
 def tags(cell: Any) -> list[str]:
@@ -334,5 +321,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    _ensure_environment()
+    from _venv import ensure
+
+    ensure("student_edition", ["nbclient", "nbformat"])
     sys.exit(main())

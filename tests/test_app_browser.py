@@ -77,13 +77,17 @@ def app() -> dict[str, Any]:
     return namespace
 
 
-def test_the_notebook_is_stored_without_outputs() -> None:
+def test_the_notebook_is_stored_after_restart_and_run_all() -> None:
+    """As the lessons are (``make notebooks``): run 1..n, metadata stripped.  ``pytest --nbval notebooks`` checks it
+    too: the page's widget is its only output, and is not compared."""
     nbformat = pytest.importorskip("nbformat")
     nb = nbformat.read(NOTEBOOK, as_version=4)
     code = [cell for cell in nb.cells if cell.cell_type == "code"]
-    assert code and all(not cell.outputs and cell.execution_count is None for cell in code)
+    assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
     assert "widgets" not in nb.metadata
-    # `pytest --nbval notebooks` runs it too: the page's widget is its only output, not compared.
+    assert all(not cell.outputs for cell in code[:-1])
+    (page,) = code[-1].outputs
+    assert "application/vnd.jupyter.widget-view+json" in page["data"]
     assert "nbval-ignore-output" in code[-1].metadata.get("tags", [])
     assert all(not cell.get("metadata", {}).get("tags") for cell in code[:-1])
 
@@ -146,12 +150,6 @@ def test_python_side_errors_and_examples(app: dict[str, Any]) -> None:
 # ---- the page in Chromium ---------------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _port_answers(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.settimeout(1)
@@ -177,7 +175,7 @@ def served() -> Iterator[str]:
         PYDEVD_DISABLE_FILE_VALIDATION="1",
         PYTHONUNBUFFERED="1",
     )
-    port = _free_port()
+    port = _lab._free_port()
     process = subprocess.Popen(
         [sys.executable, str(LAUNCHER), "--port", str(port)],
         cwd=ROOT,

@@ -193,7 +193,16 @@ def test_a_wide_tree_gets_the_width_when_the_panel_would_make_it_small(browser: 
     ev.export_html(ev.alphabeta("aima-fig-5.2"), tmp_path / "fig.html")
 
     def boxes(page: Page) -> tuple[dict[str, float], dict[str, float]]:
-        return page.page.locator(".ev-diagram").bounding_box(), page.page.locator(".ev-side").bounding_box()
+        """The diagram's and the panel's boxes once the layout has settled (the page sizes the drawing after
+        it is shown, and again when the window changes): the same over two animation frames."""
+        last = None
+        for _ in range(50):
+            page.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            now = (page.page.locator(".ev-diagram").bounding_box(), page.page.locator(".ev-side").bounding_box())
+            if now == last:
+                break
+            last = now
+        return now
 
     def stacked(page: Page) -> bool:
         diagram, side = boxes(page)
